@@ -1,0 +1,117 @@
+"""The pieces of Downtown Farmers Market: ingredients, Food tiles, modes and boards.
+
+Plain immutable values. A board is built from already-typed values; checking that it is
+well formed (4x4, 1 to 3 ingredients a tile, eight challenges) is :mod:`.validation`'s job.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .challenges import Challenge
+
+GRID_SIZE = 4
+"""A player's grid is 4 by 4 (the rulebook's Setup)."""
+
+MIN_TILE_INGREDIENTS = 1
+MAX_TILE_INGREDIENTS = 3
+"""A Food tile shows 1 to 3 ingredients, repeats allowed (DFM-R15)."""
+
+MAX_LINE_INGREDIENTS = GRID_SIZE * MAX_TILE_INGREDIENTS
+"""The most ingredients one row or column can hold: 12."""
+
+MAX_CHALLENGE_POINTS = 100
+"""The number on a Challenge tile's wooden crate, as the contract bounds it."""
+
+
+class Ingredient(enum.Enum):
+    """The six ingredients, in the contract's order."""
+
+    BREAD = "bread"
+    CARROT = "carrot"
+    CORN = "corn"
+    CHEESE = "cheese"
+    MILK = "milk"
+    EGG = "egg"
+
+    def __repr__(self) -> str:
+        return f"Ingredient.{self.name}"
+
+
+INGREDIENTS: tuple[Ingredient, ...] = tuple(Ingredient)
+
+
+class Mode(enum.Enum):
+    """Standard play, or the Young Shopper mode for younger children (no challenges)."""
+
+    STANDARD = "standard"
+    YOUNG_SHOPPER = "young_shopper"
+
+
+@dataclass(frozen=True, slots=True)
+class FoodTile:
+    """One Food tile: the ingredients it shows, repeats allowed."""
+
+    ingredients: tuple[Ingredient, ...]
+
+    @classmethod
+    def of(cls, *names: str) -> FoodTile:
+        """``FoodTile.of("corn", "corn")``: a tile from ingredient names."""
+        return cls(tuple(Ingredient(name) for name in names))
+
+    def __repr__(self) -> str:
+        return f"FoodTile.of({', '.join(repr(i.value) for i in self.ingredients)})"
+
+
+Space = FoodTile | None
+"""A grid space: a Food tile, or ``None`` while it is empty."""
+
+Grid = tuple[tuple[Space, ...], ...]
+
+
+def empty_grid() -> Grid:
+    """A 4x4 grid with every space empty."""
+    return tuple(tuple(None for _ in range(GRID_SIZE)) for _ in range(GRID_SIZE))
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One player's board: the grid and the eight Challenge tiles around it.
+
+    ``row_challenges[r]`` stands beside row ``r`` (the rulebook's "line"), top to bottom;
+    ``column_challenges[c]`` above column ``c``, left to right. A Young Shopper board has
+    none.
+    """
+
+    grid: Grid
+    row_challenges: tuple[Challenge, ...] = ()
+    column_challenges: tuple[Challenge, ...] = ()
+    mode: Mode = Mode.STANDARD
+
+    def row(self, index: int) -> tuple[Space, ...]:
+        return self.grid[index]
+
+    def column(self, index: int) -> tuple[Space, ...]:
+        return tuple(row[index] for row in self.grid)
+
+    @property
+    def is_complete(self) -> bool:
+        """True once every space holds a tile (DFM-R8)."""
+        return all(space is not None for row in self.grid for space in row)
+
+    @property
+    def tile_count(self) -> int:
+        return sum(space is not None for row in self.grid for space in row)
+
+
+def count_ingredients(spaces: tuple[Space, ...]) -> Counter[Ingredient]:
+    """How many times each ingredient appears on a line, repeats on one tile included."""
+    counts: Counter[Ingredient] = Counter()
+    for tile in spaces:
+        if tile is not None:
+            counts.update(tile.ingredients)
+    return counts

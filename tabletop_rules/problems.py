@@ -1,0 +1,53 @@
+"""How the rules report input they cannot accept.
+
+A :class:`Problem` names where the input is wrong (a path into the request's JSON form,
+as in the public contract) and says why in words a player understands. Validators
+collect every problem instead of stopping at the first, the way a chess library lists
+everything wrong with a hand-entered position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PathPart = str | int
+Path = tuple[PathPart, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with an input, where it is, and why."""
+
+    path: Path
+    message: str
+
+    @property
+    def pointer(self) -> str:
+        """The path as an RFC 6901 JSON Pointer ("" is the whole document)."""
+        return json_pointer(self.path)
+
+    def under(self, *prefix: PathPart) -> Problem:
+        """The same problem seen from a document that nests this one under ``prefix``."""
+        return Problem((*prefix, *self.path), self.message)
+
+
+def json_pointer(path: Path) -> str:
+    """Render ``path`` as a JSON Pointer, escaping ``~`` and ``/`` as RFC 6901 says."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
+
+
+class InvalidInputError(ValueError):
+    """Input that breaks the contract; carries every problem found, not just the first."""
+
+    def __init__(self, problems: list[Problem] | tuple[Problem, ...]) -> None:
+        if not problems:
+            raise ValueError("InvalidInputError needs at least one problem")
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        count = len(self.problems)
+        summary = "; ".join(f"{p.pointer or '/'}: {p.message}" for p in self.problems[:3])
+        more = f" (and {count - 3} more)" if count > 3 else ""
+        super().__init__(f"{count} problem{'s' if count != 1 else ''}: {summary}{more}")
+
+    def under(self, *prefix: PathPart) -> InvalidInputError:
+        """The same error with every path nested under ``prefix``."""
+        return InvalidInputError([p.under(*prefix) for p in self.problems])
