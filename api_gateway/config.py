@@ -1,0 +1,37 @@
+"""The gateway's settings: defaults here, then a file named by ``REFEREE_GATEWAY_CONFIG``,
+then ``REFEREE_*`` environment variables for the common ones."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+
+class DefaultConfig:
+    ENGINE_ADDRESS = "127.0.0.1:50051"
+    ENGINE_TIMEOUT_SECONDS = 5.0
+    READINESS_TIMEOUT_SECONDS = 1.0
+    RETRY_AFTER_SECONDS = 5
+    MAX_CONTENT_LENGTH = 256 * 1024
+    PROBLEM_TYPE_BASE = "https://tabletop-referee.example/problems/"
+
+    API_TITLE = "Tabletop Referee"
+    API_VERSION = "v1"
+    OPENAPI_VERSION = "3.1.0"
+    OPENAPI_URL_PREFIX = "/v1"
+    OPENAPI_JSON_PATH = "openapi.json"
+    OPENAPI_SWAGGER_UI_PATH = "docs"
+    OPENAPI_SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+
+
+ENVIRONMENT = {
+    "REFEREE_ENGINE_ADDRESS": ("ENGINE_ADDRESS", str),
+    "REFEREE_ENGINE_TIMEOUT_SECONDS": ("ENGINE_TIMEOUT_SECONDS", float),
+    "REFEREE_MAX_BODY_BYTES": ("MAX_CONTENT_LENGTH", int),
+}
+
+
+def from_environment() -> dict[str, Any]:
+    """Settings given as environment variables, converted to their types."""
+    return {key: cast(os.environ[name]) for name, (key, cast) in ENVIRONMENT.items()
+            if name in os.environ}

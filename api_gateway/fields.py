@@ -1,0 +1,86 @@
+"""marshmallow fields the contract needs beyond the stock ones.
+
+* :class:`ProtoEnum`: the contract's lower-case names (``"young_shopper"``) for a protobuf
+  enum's values (``MODE_YOUNG_SHOPPER``), derived from the enum itself so the names have
+  one source.
+* :class:`Tagged`: a JSON object whose ``type`` picks which schema reads it (the seven
+  challenge types), documented in OpenAPI as a ``oneOf`` with a discriminator.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import marshmallow as ma
+from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
+
+INT32_MAX = 2**31 - 1
+
+
+def whole_number(minimum: int = 0, maximum: int = INT32_MAX, **kwargs: Any) -> ma.fields.Integer:
+    """A strict JSON integer (no strings, floats or booleans) that fits the wire's int32."""
+    return ma.fields.Integer(strict=True, validate=ma.validate.Range(
+        minimum, maximum, error="expected a whole number from {min} to {max}"), **kwargs)
+
+
+class ProtoEnum(ma.fields.Field):
+    """A protobuf enum value, named in JSON by its lower-case name without the prefix."""
+
+    def __init__(self, enum: EnumTypeWrapper, noun: str, **kwargs: Any) -> None:
+        self.prefix = f"{_upper_snake(enum.DESCRIPTOR.name)}_"
+        self.by_name = {name.removeprefix(self.prefix).lower(): number
+                        for name, number in enum.items() if number != 0}
+        self.by_number = {number: name for name, number in self.by_name.items()}
+        self.noun = noun
+        super().__init__(metadata={"enum": list(self.by_name), "type": "string",
+                                   **kwargs.pop("metadata", {})}, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> int:
+        if not isinstance(value, str) or value not in self.by_name:
+            shown = f"'{value}'" if isinstance(value, str) else json.dumps(value)[:40]
+            raise ma.ValidationError(f"{shown} is not {self.noun}; expected one of "
+                                     f"{', '.join(self.by_name)}")
+        return self.by_name[value]
+
+    def _serialize(self, value: int | None, attr: str | None, obj: Any,
+                   **kwargs: Any) -> str | None:
+        return self.by_number.get(value) if value is not None else None
+
+
+def _upper_snake(camel: str) -> str:
+    return "".join(f"_{c}" if c.isupper() and i else c for i, c in enumerate(camel)).upper()
+
+
+class Tagged(ma.fields.Field):
+    """An object read by the schema its ``type`` names; errors keep their nesting."""
+
+    def __init__(self, schemas: Mapping[str, type[ma.Schema]], noun: str,
+                 **kwargs: Any) -> None:
+        self.schemas = dict(schemas)
+        self.noun = noun
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> Any:
+        if not isinstance(value, Mapping):
+            raise ma.ValidationError("expected a JSON object")
+        kind = value.get("type")
+        if kind not in self.schemas:
+            choices = ", ".join(self.schemas)
+            message = (f"'{kind}' is not {self.noun}" if isinstance(kind, str)
+                       else f"give the {self.noun.removeprefix('a ')}'s type")
+            raise ma.ValidationError({"type": [f"{message}; expected one of {choices}"]})
+        return self.schemas[kind]().load(value)  # its ValidationError nests under this field
+
+
+def tagged_openapi(converter: Any, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
+    """apispec attribute function: document a :class:`Tagged` field as a ``oneOf``."""
+    if not isinstance(field, Tagged):
+        return {}
+    refs = {kind: converter.resolve_nested_schema(schema) for kind, schema in field.schemas.items()}
+    return {"oneOf": list(refs.values()),
+            "discriminator": {"propertyName": "type",
+                              "mapping": {k: r["$ref"] for k, r in refs.items() if "$ref" in r}}}

@@ -1,0 +1,1 @@
+"""One blueprint per resource: ``<game>/schemas.py`` (the contract) and ``routes.py``."""

@@ -1,0 +1,1 @@
+"""Downtown Farmers Market endpoints under ``/v1/downtown-farmers-market``."""

@@ -1,0 +1,23 @@
+"""``/healthz`` (this process is alive) and ``/readyz`` (and the engine answers)."""
+
+from __future__ import annotations
+
+from .. import engine
+from ..blueprint import Blueprint
+
+blueprint = Blueprint("health", __name__, description="Liveness and readiness probes.")
+
+
+@blueprint.get("/healthz")
+def healthz():  # type: ignore[no-untyped-def]
+    """The gateway process is up."""
+    return {"status": "ok"}
+
+
+@blueprint.get("/readyz")
+@blueprint.problem_responses(503)
+def readyz():  # type: ignore[no-untyped-def]
+    """The gateway can reach a SERVING engine."""
+    if not engine.engine_ready():
+        raise engine.engine_unavailable()
+    return {"status": "ready"}

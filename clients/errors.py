@@ -1,0 +1,28 @@
+"""The errors both clients raise, so callers handle REST and gRPC failures alike."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class RefereeError(Exception):
+    """The referee refused or failed a call: a status, a title and a detail."""
+
+    status: int | str
+    title: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.status} {self.title}: {self.detail}"
+
+
+@dataclass
+class InvalidRequestError(RefereeError):
+    """The request broke the contract: ``problems`` maps JSON Pointers to what is wrong."""
+
+    problems: list[tuple[str, str]] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        listed = "; ".join(f"{pointer or '/'}: {detail}" for pointer, detail in self.problems)
+        return f"{super().__str__()} ({listed})"

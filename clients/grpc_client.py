@@ -1,0 +1,74 @@
+"""A gRPC client over the engine's protobuf API."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
+
+from referee.downtown_farmers_market.v1 import board_pb2, scoring_pb2
+from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as dfm_pb2
+from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2_grpc as dfm_grpc
+
+from .errors import InvalidRequestError, RefereeError
+
+
+class GrpcClient:
+    """Calls the engine; answers are protobuf messages, errors are :class:`RefereeError`."""
+
+    def __init__(self, address: str = "127.0.0.1:50051", timeout: float = 10.0) -> None:
+        self.timeout = timeout
+        self.channel = grpc.insecure_channel(address)
+        self.downtown_farmers_market = dfm_grpc.DowntownFarmersMarketServiceStub(self.channel)
+
+    def score_board(self, board: board_pb2.Board) -> scoring_pb2.BoardScore:
+        """Score one Downtown Farmers Market board."""
+        request = dfm_pb2.ScoreBoardRequest(board=board)
+        return self._call(self.downtown_farmers_market.ScoreBoard, request).score
+
+    def rank_players(self, players: Sequence[scoring_pb2.PlayerBoard]
+                     ) -> dfm_pb2.RankPlayersResponse:
+        """Rank named boards."""
+        request = dfm_pb2.RankPlayersRequest(players=players)
+        return self._call(self.downtown_farmers_market.RankPlayers, request)
+
+    def ready(self) -> bool:
+        """True when the engine's health service says SERVING."""
+        try:
+            answer = health_pb2_grpc.HealthStub(self.channel).Check(
+                health_pb2.HealthCheckRequest(), timeout=self.timeout)
+        except grpc.RpcError:
+            return False
+        return answer.status == health_pb2.HealthCheckResponse.SERVING
+
+    def _call(self, method, request):  # type: ignore[no-untyped-def]
+        try:
+            return method(request, timeout=self.timeout)
+        except grpc.RpcError as error:
+            raise error_from_status(error) from None
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> GrpcClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def error_from_status(error: grpc.RpcError) -> RefereeError:
+    code = error.code()  # type: ignore[attr-defined]
+    detail = error.details() or ""  # type: ignore[attr-defined]
+    if code is not grpc.StatusCode.INVALID_ARGUMENT:
+        return RefereeError(code.name, code.name.replace("_", " ").capitalize(), detail)
+    problems = []
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    for packed in status.details if status else ():
+        bad_request = error_details_pb2.BadRequest()
+        if packed.Unpack(bad_request):
+            problems.extend((v.field, v.description) for v in bad_request.field_violations)
+    return InvalidRequestError(code.name, "Invalid argument", detail, problems)

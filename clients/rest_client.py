@@ -1,0 +1,61 @@
+"""A REST client speaking the public JSON contract."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import requests
+
+from .errors import InvalidRequestError, RefereeError
+
+Json = dict[str, Any]
+
+
+class RestClient:
+    """Calls the gateway; answers are the contract's JSON, errors are :class:`RefereeError`."""
+
+    def __init__(self, base_url: str = "http://127.0.0.1:8080", timeout: float = 10.0,
+                 session: requests.Session | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.session = session or requests.Session()
+
+    def score_board(self, board: Json) -> Json:
+        """Score one Downtown Farmers Market board (the contract's board JSON)."""
+        return self.post("/v1/downtown-farmers-market/score", board)
+
+    def rank_players(self, players: list[Json]) -> Json:
+        """Rank ``[{"name": ..., "board": ...}, ...]``."""
+        return self.post("/v1/downtown-farmers-market/rank", {"players": players})
+
+    def ready(self) -> bool:
+        """True when the gateway reaches a serving engine."""
+        return self.session.get(f"{self.base_url}/readyz", timeout=self.timeout).ok
+
+    def post(self, path: str, body: Json) -> Json:
+        """POST ``body`` as JSON to ``path``; the JSON answer, or the problem raised."""
+        response = self.session.post(f"{self.base_url}{path}", json=body, timeout=self.timeout)
+        if response.ok:
+            return response.json()  # type: ignore[no-any-return]
+        raise error_from_problem(response)
+
+    def close(self) -> None:
+        self.session.close()
+
+    def __enter__(self) -> RestClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def error_from_problem(response: requests.Response) -> RefereeError:
+    try:
+        problem = response.json()
+    except ValueError:
+        return RefereeError(response.status_code, response.reason, response.text[:200])
+    title, detail = problem.get("title", response.reason), problem.get("detail", "")
+    if response.status_code == 422:
+        return InvalidRequestError(422, title, detail, [
+            (e.get("pointer", ""), e.get("detail", "")) for e in problem.get("errors", [])])
+    return RefereeError(response.status_code, title, detail)

@@ -1,0 +1,44 @@
+"""Create the project's virtual environment and install the project into it, once.
+
+Shared by ``deploy/run.py`` and ``deploy/test.py`` so both quick-start commands work on a
+fresh machine with only Python 3.11+. The install is redone only when pyproject.toml
+changes (or the requested extras do).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+VENV = Path(os.environ.get("REFEREE_VENV", REPO_ROOT / ".venv"))
+
+
+def venv_python() -> Path:
+    return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def ensure_environment(extras: tuple[str, ...]) -> Path:
+    """The venv's python, with the project (and ``extras``) installed and up to date."""
+    if sys.version_info < (3, 11):
+        raise SystemExit(f"Python 3.11 or newer is needed; this is {sys.version.split()[0]}")
+    python = venv_python()
+    if not python.exists():
+        print(f"bootstrap: creating {VENV}", flush=True)
+        venv.create(VENV, with_pip=True)
+    wanted = hashlib.sha256((REPO_ROOT / "pyproject.toml").read_bytes()
+                            + ",".join(sorted(extras)).encode()).hexdigest()
+    stamp = VENV / f".installed-{'-'.join(sorted(extras)) or 'base'}"
+    if not stamp.exists() or stamp.read_text() != wanted:
+        target = f".[{','.join(extras)}]" if extras else "."
+        print(f"bootstrap: installing {target} into {VENV}", flush=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
+                       check=True, cwd=REPO_ROOT)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-e", target],
+                       check=True, cwd=REPO_ROOT)
+        stamp.write_text(wanted)
+    return python

@@ -1,0 +1,24 @@
+"""gunicorn settings for the REST gateway: ``gunicorn -c deploy/gunicorn.conf.py``.
+
+Threaded workers (the gateway mostly waits on the engine). The app is not preloaded:
+grpcio must not be initialised before fork, so each worker builds the app, and opens its
+engine channel on first use, after it has been forked.
+"""
+
+import multiprocessing
+import os
+
+wsgi_app = "api_gateway:create_app()"
+bind = os.environ.get("REFEREE_GATEWAY_BIND", "127.0.0.1:8080")
+worker_class = "gthread"
+workers = int(os.environ.get("REFEREE_GATEWAY_WORKERS", min(4, multiprocessing.cpu_count())))
+threads = int(os.environ.get("REFEREE_GATEWAY_THREADS", "8"))
+preload_app = False
+timeout = 30
+graceful_timeout = 10
+keepalive = 5
+limit_request_line = 4094
+limit_request_fields = 100
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("REFEREE_LOG_LEVEL", "info").lower()

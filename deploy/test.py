@@ -1,0 +1,24 @@
+"""Install what the tests need, then run them: ``python3 deploy/test.py [pytest args]``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bootstrap import REPO_ROOT, ensure_environment  # noqa: E402
+
+
+def main() -> int:
+    python = ensure_environment(extras=("test",))
+    env = dict(os.environ)
+    if env.get("CI"):
+        env.setdefault("HYPOTHESIS_PROFILE", "ci")
+    args = sys.argv[1:] or ["-n", "auto"]
+    return subprocess.run([str(python), "-m", "pytest", *args], cwd=REPO_ROOT, env=env).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The Downtown Farmers Market service: protobuf conversion and the servicer."""

@@ -1,0 +1,37 @@
+"""The Downtown Farmers Market gRPC servicer: convert, delegate to the rules, convert back."""
+
+from __future__ import annotations
+
+import grpc
+
+from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as service_pb2
+from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2_grpc as service_grpc
+from tabletop_rules import downtown_farmers_market as dfm
+
+from ..errors import translate_errors
+from . import convert
+
+
+class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceServicer):
+    """Scores and ranks boards; keeps nothing between calls."""
+
+    @translate_errors
+    def ScoreBoard(self, request: service_pb2.ScoreBoardRequest,
+                   context: grpc.ServicerContext) -> service_pb2.ScoreBoardResponse:
+        board = convert.board_from_proto(request.board, ("board",))
+        return service_pb2.ScoreBoardResponse(
+            score=convert.board_score_to_proto(dfm.score_board(board)))
+
+    @translate_errors
+    def RankPlayers(self, request: service_pb2.RankPlayersRequest,
+                    context: grpc.ServicerContext) -> service_pb2.RankPlayersResponse:
+        ranking = dfm.rank_boards(convert.players_from_proto(request.players))
+        return service_pb2.RankPlayersResponse(
+            standings=convert.standings_to_proto(ranking), winners=ranking.winners)
+
+
+def register(server: grpc.Server) -> str:
+    """Add the servicer to ``server``; returns its full service name."""
+    service_grpc.add_DowntownFarmersMarketServiceServicer_to_server(
+        DowntownFarmersMarketServicer(), server)
+    return service_pb2.DESCRIPTOR.services_by_name["DowntownFarmersMarketService"].full_name

@@ -1,0 +1,60 @@
+"""How the engine turns the rules' exceptions into gRPC statuses.
+
+Invalid input becomes INVALID_ARGUMENT with a ``google.rpc.BadRequest`` detail listing one
+field violation per problem; ``field`` is a JSON Pointer into the request's JSON form, so
+the gateway can hand it to REST callers unchanged. Anything unexpected is logged and
+answered INTERNAL without internals.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import TypeVar
+
+import grpc
+from google.protobuf.message import Message
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from tabletop_rules.problems import InvalidInputError
+
+log = logging.getLogger(__name__)
+
+Request = TypeVar("Request", bound=Message)
+Response = TypeVar("Response", bound=Message)
+Handler = Callable[[object, Request, grpc.ServicerContext], Response]
+
+
+def invalid_argument_status(error: InvalidInputError) -> grpc.Status:
+    """The rich INVALID_ARGUMENT status for ``error``, one field violation per problem."""
+    bad_request = error_details_pb2.BadRequest(field_violations=[
+        error_details_pb2.BadRequest.FieldViolation(field=p.pointer, description=p.message)
+        for p in error.problems
+    ])
+    count = len(error.problems)
+    status = status_pb2.Status(
+        code=code_pb2.INVALID_ARGUMENT,
+        message=f"{count} problem{'s' if count != 1 else ''} in the request",
+    )
+    status.details.add().Pack(bad_request)
+    return rpc_status.to_status(status)
+
+
+def translate_errors(handler: Handler[Request, Response]) -> Handler[Request, Response]:
+    """Wrap an RPC method so rule errors become statuses and nothing leaks a traceback."""
+
+    @functools.wraps(handler)
+    def wrapper(self: object, request: Request, context: grpc.ServicerContext) -> Response:
+        try:
+            return handler(self, request, context)
+        except InvalidInputError as error:
+            context.abort_with_status(invalid_argument_status(error))
+        except Exception:  # the contract: no caller ever sees a stack trace
+            log.exception("unexpected error in %s", handler.__qualname__)
+            context.abort(grpc.StatusCode.INTERNAL, "the engine failed to answer; "
+                          "the error has been logged")
+        raise AssertionError("unreachable: abort() raises")
+
+    return wrapper
