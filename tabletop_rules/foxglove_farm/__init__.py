@@ -1,0 +1,98 @@
+"""Foxglove Farm: the building catalog, towns, routes, transport, processing and scoring.
+
+Plain Python over immutable values; nothing here knows about protobuf, grpc or flask.
+
+Values (:mod:`.model`)
+    ``Good`` (enum, contract order wood, stone, wheat, coal, sheep), ``Goods`` (hashable
+    5-vector: ``Goods(wood=3)``, ``Goods.of({"coal": 2})``, ``.count(good)``, ``.plus``,
+    ``.minus``, ``.total``), ``Side`` (N, E, S, W), ``Position(row, col)``, ``Variant``
+    (standard, expert), ``BuildingTile(position, building, goods)``,
+    ``TrailTile(position, sides)``, ``Town(tiles, catalog, variant, score_track)`` with
+    ``building_at``, ``goods_at``, ``buildings``, ``goods_remaining``, ``tile_count``,
+    ``goods_state()``, ``with_goods(changes)``, ``with_score_track(n)`` and ``network``.
+
+Catalog (:mod:`.catalog`, :mod:`.effects`; format in docs/foxglove-catalog.md)
+    ``builtin_catalog() -> Catalog``; ``parse_catalog(data, base=None) -> Catalog`` for a
+    request's ``catalog`` object; ``Building`` (id, name, tiers, slots, cost, effects,
+    documented, depicts, processing, ``source_of(field)``). Effects: ``Gain``,
+    ``GainPerHeld``, ``BonusIfHeld``, ``Convert``, ``ConvertDistinct``,
+    ``PerBuildingViaTrails``, ``PerSurroundingProcessor``, ``Haul``.
+
+Towns (:mod:`.town`)
+    ``parse_town(data, *, catalog=None, path=()) -> Town`` (raises ``InvalidInputError``
+    with a Problem per problem), ``check_town(town) -> list[Problem]``,
+    ``town_to_dict(town) -> dict``.
+
+Routes (:mod:`.routes`, FF-R1 to FF-R3)
+    ``reachable(town, origin, good) -> {destination: route}``,
+    ``find_route(town, origin, destination, good) -> route | None``; a route is a tuple of
+    positions, origin and destination included. ``town.network`` (a ``Network``, built
+    once per layout and shared by derived towns) offers ``connected``, ``links``,
+    ``routes_from(origin, good, variant)`` and ``buildings_via_trails``.
+
+Transport (:mod:`.transport`)
+    ``Move(good, count, origin, destination)``, ``parse_move(data)``,
+    ``check_move(town, move) -> MoveCheck`` (legal, path, town after, violations with rule
+    id, machine reason and message), ``apply_move(town, move) -> Town`` (raises
+    ``IllegalMoveError``), ``free_slots(town, position)``.
+
+Processing (:mod:`.processing`, FF-R4, FF-R15)
+    ``run_processing(town, choices=None) -> ProcessingResult(town, points, log)``: every
+    processing effect executed fully; the score track advances by the points.
+    ``processing_outcomes(building, goods)`` lists the outcomes FF-R4 allows one building.
+
+Scoring and ranking (:mod:`.scoring`, :mod:`.ranking`)
+    ``score_town(town) -> TownScore`` (total, score_track, end_game entries,
+    end_game_points, goods_remaining, tile_count), ``end_game_points(town) -> int``,
+    ``rank_towns([(name, town), ...]) -> Ranking`` (FF-R16 tie-breaks, FF-R18 floor).
+"""
+
+from .catalog import (
+    Building,
+    Catalog,
+    Provenance,
+    builtin_catalog,
+    building_to_dict,
+    catalog_to_dict,
+    parse_catalog,
+)
+from .effects import (
+    BonusIfHeld,
+    Convert,
+    ConvertDistinct,
+    Effect,
+    Gain,
+    GainPerHeld,
+    Haul,
+    PerBuildingViaTrails,
+    PerSurroundingProcessor,
+    Phase,
+    ProcessingEffect,
+)
+from .model import (
+    GOODS,
+    NO_GOODS,
+    SIDES,
+    BuildingTile,
+    Good,
+    Goods,
+    Position,
+    Side,
+    Tile,
+    TrailShape,
+    TrailTile,
+    Town,
+    Variant,
+)
+from .routes import Network, Route, find_route, reachable, route_to_list
+from .town import check_town, parse_position, parse_town, town_to_dict, validate_town
+
+__all__ = [
+    "GOODS", "NO_GOODS", "SIDES", "BonusIfHeld", "Building", "BuildingTile", "Catalog",
+    "Convert", "ConvertDistinct", "Effect", "Gain", "GainPerHeld", "Good", "Goods", "Haul",
+    "Network", "PerBuildingViaTrails", "PerSurroundingProcessor", "Phase", "Position",
+    "ProcessingEffect", "Provenance", "Route", "Side", "Tile", "TrailShape", "TrailTile",
+    "Town", "Variant", "building_to_dict", "builtin_catalog", "catalog_to_dict",
+    "check_town", "find_route", "parse_catalog", "parse_position", "parse_town",
+    "reachable", "route_to_list", "town_to_dict", "validate_town",
+]

@@ -1,0 +1,175 @@
+"""Trail connections and routes (FF-R1 to FF-R3).
+
+A :class:`Network` is built once per town layout (positions, trail sides, buildings) and
+shared by every town derived from it by moving goods, so route look-ups on a replayed
+plan cost a dictionary hit. Routes are shortest paths (breadth-first search, neighbours
+tried in N, E, S, W order, so answers are deterministic).
+
+- FF-R1: two neighbouring tiles are connected when both are open on the side they share;
+  a building is open on all sides, yet two buildings are never connected directly.
+- FF-R2: a good moves from its building to a destination along connected tiles; in the
+  standard variant it may pass through any building, in the expert variant only through
+  buildings whose effects depict its type.
+- FF-R3: the destination must depict the good's type (free slots are the transport
+  check's business: :mod:`.transport`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from .model import SIDES, BuildingTile, Good, Position, Tile, Variant
+
+if TYPE_CHECKING:
+    from .model import Town
+
+Route = tuple[Position, ...]
+"""A path from origin to destination, both included: the contract's ``[[row, col], ...]``."""
+
+
+class Network:
+    """The connections of one town layout, with cached route searches.
+
+    Built from the tiles alone; the goods on them do not matter. Use :attr:`Town.network`
+    rather than building one yourself: it is computed once and shared by derived towns.
+    """
+
+    __slots__ = ("links", "building_positions", "depicts", "_routes", "_trail_reach")
+
+    def __init__(self, tiles: Mapping[Position, Tile]) -> None:
+        self.building_positions: tuple[Position, ...] = tuple(
+            p for p, t in tiles.items() if isinstance(t, BuildingTile))
+        self.depicts: dict[Position, frozenset[Good]] = {
+            p: t.building.depicts for p, t in tiles.items() if isinstance(t, BuildingTile)}
+        links: dict[Position, tuple[Position, ...]] = {}
+        for position, tile in tiles.items():
+            linked = []
+            for side in SIDES:
+                if side not in tile.open_sides:
+                    continue
+                other = tiles.get(position.neighbour(side))
+                if other is None or side.opposite not in other.open_sides:
+                    continue
+                if isinstance(tile, BuildingTile) and isinstance(other, BuildingTile):
+                    continue  # FF-R1: neighbouring buildings are never connected directly
+                linked.append(other.position)
+            links[position] = tuple(linked)
+        self.links: dict[Position, tuple[Position, ...]] = links
+        """Each tile's connected neighbours (FF-R1), in N, E, S, W order."""
+        self._routes: dict[tuple[Position, Good, Variant], dict[Position, Route]] = {}
+        self._trail_reach: dict[Position, tuple[Position, ...]] = {}
+
+    def connected(self, a: Position, b: Position) -> bool:
+        """True when the tiles at ``a`` and ``b`` are neighbours connected by trails (FF-R1)."""
+        return b in self.links.get(a, ())
+
+    def group(self, start: Position) -> frozenset[Position]:
+        """Every tile joined to ``start`` through connections, any building passable."""
+        if start not in self.links:
+            return frozenset()
+        seen = {start}
+        queue = deque([start])
+        while queue:
+            for nxt in self.links[queue.popleft()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return frozenset(seen)
+
+    def routes_from(self, origin: Position, good: Good,
+                    variant: Variant = Variant.STANDARD) -> Mapping[Position, Route]:
+        """Every building a good of type ``good`` on ``origin`` can be moved to, with a
+        shortest route: destinations depict the type (FF-R3); the route passes through
+        any building (standard) or only buildings depicting the type (expert, FF-R2).
+
+        Free slots are not considered. The answer is cached; do not mutate it.
+        """
+        key = (origin, good, variant)
+        found = self._routes.get(key)
+        if found is None:
+            found = self._search(origin, good, variant)
+            self._routes[key] = found
+        return found
+
+    def route(self, origin: Position, destination: Position, good: Good,
+              variant: Variant = Variant.STANDARD) -> Route | None:
+        """A shortest route for ``good`` from ``origin`` to ``destination``, or ``None``."""
+        return self.routes_from(origin, good, variant).get(destination)
+
+    def _search(self, origin: Position, good: Good, variant: Variant) -> dict[Position, Route]:
+        depicts = self.depicts
+        if origin not in depicts:
+            return {}
+        expert = variant is Variant.EXPERT
+        parent: dict[Position, Position | None] = {origin: None}
+        queue = deque([origin])
+        found: list[Position] = []
+        links = self.links
+        while queue:
+            here = queue.popleft()
+            for nxt in links[here]:
+                if nxt in parent:
+                    continue
+                parent[nxt] = here
+                kinds = depicts.get(nxt)
+                if kinds is None:  # a trail: always passable
+                    queue.append(nxt)
+                    continue
+                if good in kinds:
+                    found.append(nxt)
+                    queue.append(nxt)
+                elif not expert:
+                    queue.append(nxt)
+        routes: dict[Position, Route] = {}
+        for destination in found:
+            path = [destination]
+            step = parent[destination]
+            while step is not None:
+                path.append(step)
+                step = parent[step]
+            routes[destination] = tuple(reversed(path))
+        return routes
+
+    def buildings_via_trails(self, origin: Position) -> tuple[Position, ...]:
+        """The other buildings reached from ``origin`` by moving through connected trail
+        tiles only, never through another building (FF-R6), in search order."""
+        found = self._trail_reach.get(origin)
+        if found is not None:
+            return found
+        depicts = self.depicts
+        seen = {origin}
+        queue = deque([origin])
+        reached: list[Position] = []
+        while queue:
+            here = queue.popleft()
+            for nxt in self.links[here]:
+                if nxt in seen:
+                    continue
+                seen.add(nxt)
+                if nxt in depicts:
+                    reached.append(nxt)  # a building ends the way: do not pass through
+                else:
+                    queue.append(nxt)
+        found = tuple(reached)
+        self._trail_reach[origin] = found
+        return found
+
+
+def reachable(town: Town, origin: Position, good: Good) -> Mapping[Position, Route]:
+    """Every building ``good`` on ``origin`` may be moved to in ``town``'s variant, with a
+    shortest route (FF-R2, FF-R3; free slots not considered)."""
+    return town.network.routes_from(origin, good, town.variant)
+
+
+def find_route(town: Town, origin: Position, destination: Position, good: Good,
+               ) -> Route | None:
+    """A shortest route for ``good`` from ``origin`` to ``destination`` in ``town``'s
+    variant, or ``None`` when there is none (or the destination does not depict it)."""
+    return town.network.route(origin, destination, good, town.variant)
+
+
+def route_to_list(route: Route) -> list[list[int]]:
+    """The contract's form of a path: ``[[row, col], ...]``."""
+    return [[p.row, p.col] for p in route]
