@@ -68,7 +68,7 @@ class Tagged(ma.fields.Field):
         if not isinstance(value, Mapping):
             raise ma.ValidationError("expected a JSON object")
         kind = value.get("type")
-        if kind not in self.schemas:
+        if not isinstance(kind, str) or kind not in self.schemas:
             choices = ", ".join(self.schemas)
             message = (f"'{kind}' is not {self.noun}" if isinstance(kind, str)
                        else f"give the {self.noun.removeprefix('a ')}'s type")

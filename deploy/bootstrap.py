@@ -22,6 +22,24 @@ def venv_python() -> Path:
     return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
+KNOWN_EXTRAS = ("test",)
+
+
+def _fingerprint() -> str:
+    return hashlib.sha256((REPO_ROOT / "pyproject.toml").read_bytes()).hexdigest()
+
+
+def _stamp(extras: tuple[str, ...]) -> Path:
+    return VENV / f".installed-{'-'.join(sorted(extras)) or 'base'}"
+
+
+def _installed(extras: tuple[str, ...]) -> bool:
+    """True if this pyproject.toml was installed with ``extras`` or more."""
+    candidates = [extras, *((extra,) for extra in KNOWN_EXTRAS if set(extras) <= {extra})]
+    return any(_stamp(c).exists() and _stamp(c).read_text() == _fingerprint()
+               for c in candidates)
+
+
 def ensure_environment(extras: tuple[str, ...]) -> Path:
     """The venv's python, with the project (and ``extras``) installed and up to date."""
     if sys.version_info < (3, 11):
@@ -30,15 +48,12 @@ def ensure_environment(extras: tuple[str, ...]) -> Path:
     if not python.exists():
         print(f"bootstrap: creating {VENV}", flush=True)
         venv.create(VENV, with_pip=True)
-    wanted = hashlib.sha256((REPO_ROOT / "pyproject.toml").read_bytes()
-                            + ",".join(sorted(extras)).encode()).hexdigest()
-    stamp = VENV / f".installed-{'-'.join(sorted(extras)) or 'base'}"
-    if not stamp.exists() or stamp.read_text() != wanted:
+    if not _installed(extras):
         target = f".[{','.join(extras)}]" if extras else "."
         print(f"bootstrap: installing {target} into {VENV}", flush=True)
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
                        check=True, cwd=REPO_ROOT)
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-e", target],
                        check=True, cwd=REPO_ROOT)
-        stamp.write_text(wanted)
+        _stamp(extras).write_text(_fingerprint())
     return python

@@ -29,11 +29,12 @@ class LineVerdict:
     rule: str
 
 
-def _names(ingredients: tuple[Ingredient, ...] | list[Ingredient]) -> str:
+def _names(ingredients: tuple[Ingredient, ...] | list[Ingredient], conjunction: str = "and"
+           ) -> str:
     names = [i.value for i in ingredients]
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
 
 
 def _times(n: int) -> str:
@@ -94,9 +95,9 @@ class Forbidden:
         present = [i for i in self.ingredients if counts[i]]
         if present:
             found = ", ".join(f"{i.value} appears {_times(counts[i])}" for i in present)
-            return _verdict(False, self.points, f"No {_names(self.ingredients)} allowed; {found}",
+            return _verdict(False, self.points, f"No {_names(self.ingredients, 'or')} allowed; {found}",
                             self.rule)
-        return _verdict(True, self.points, f"No {_names(self.ingredients)} on the line",
+        return _verdict(True, self.points, f"No {_names(self.ingredients, 'or')} on the line",
                         self.rule)
 
 

@@ -1,0 +1,121 @@
+"""End to end: the real engine and the real gunicorn gateway, driven over HTTP and gRPC."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+from typing import Any
+
+import pytest
+import requests
+from hypothesis import HealthCheck, given, settings
+
+from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema, ScoreSchema
+from clients import GrpcClient, InvalidRequestError, RestClient
+from referee.downtown_farmers_market.v1 import scoring_pb2
+
+from ..sample_boards import SIMPLE_BOARD, SIMPLE_BOARD_TOTAL, board
+from .conftest import Service, start_engine, start_gateway
+
+SCORE = "/v1/downtown-farmers-market/score"
+
+
+@pytest.fixture(scope="module")
+def rest(service: Service) -> RestClient:
+    return RestClient(service.url, timeout=10)
+
+
+@pytest.fixture(scope="module")
+def grpc_client(service: Service) -> GrpcClient:
+    return GrpcClient(service.engine_address, timeout=10)
+
+
+def test_score_over_http(rest: RestClient) -> None:
+    answer = rest.score_board(SIMPLE_BOARD)
+    assert answer["total"] == SIMPLE_BOARD_TOTAL
+    assert answer["rows"][0]["rule"] == "DFM-R1"
+
+
+def test_rank_over_http(rest: RestClient) -> None:
+    all_cheese = dict(SIMPLE_BOARD, grid=[[["cheese"]] * 4] * 4)  # meets no challenge: 0
+    answer = rest.rank_players([{"name": "Ben", "board": all_cheese},
+                                {"name": "Ana", "board": SIMPLE_BOARD}])
+    assert answer["winners"] == ["Ana"]
+    assert [(s["name"], s["total"], s["place"]) for s in answer["standings"]] == [
+        ("Ana", SIMPLE_BOARD_TOTAL, 1), ("Ben", 0, 2)]
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=board)
+def test_rest_and_grpc_agree(rest: RestClient, grpc_client: GrpcClient,
+                             body: dict[str, Any]) -> None:
+    over_grpc = ScoreSchema().dump(grpc_client.score_board(BoardSchema().load(body)))
+    assert rest.score_board(body) == over_grpc
+
+
+def test_rank_parity(rest: RestClient, grpc_client: GrpcClient) -> None:
+    rng = random.Random(7)
+    grid = SIMPLE_BOARD["grid"]
+    boards = [dict(SIMPLE_BOARD, grid=rng.sample(grid, len(grid))) for _ in range(4)]
+    players = [{"name": f"P{i}", "board": b} for i, b in enumerate(boards)]
+    over_grpc = grpc_client.rank_players([
+        scoring_pb2.PlayerBoard(name=p["name"], board=BoardSchema().load(p["board"]))
+        for p in players])
+    over_rest = rest.rank_players(players)
+    assert over_rest["winners"] == list(over_grpc.winners)
+    assert [(s["name"], s["total"], s["place"]) for s in over_rest["standings"]] == [
+        (s.name, s.total, s.place) for s in over_grpc.standings]
+
+
+def test_errors_agree_between_rest_and_grpc(rest: RestClient, grpc_client: GrpcClient) -> None:
+    bad = dict(SIMPLE_BOARD, grid=[[["egg"] * 4, None, None, None]] + [[None] * 4] * 3)
+    with pytest.raises(InvalidRequestError) as over_rest:
+        rest.score_board(bad)
+    with pytest.raises(InvalidRequestError) as over_grpc:
+        grpc_client.score_board(BoardSchema().load(bad))
+    assert over_rest.value.problems == [(p.removeprefix("/board"), d)
+                                        for p, d in over_grpc.value.problems]
+    assert over_rest.value.problems[0][0] == "/grid/0/0"
+
+
+@pytest.mark.parametrize("data, headers, status", [
+    (b"{", {"Content-Type": "application/json"}, 400),
+    (json.dumps(SIMPLE_BOARD).encode(), {"Content-Type": "text/plain"}, 400),
+    (b"[" * 300_000 + b"]" * 300_000, {"Content-Type": "application/json"}, 413),
+    (b"[" * 5_000 + b"]" * 5_000, {"Content-Type": "application/json"}, 400),
+    (json.dumps({"grid": "nope"}).encode(), {"Content-Type": "application/json"}, 422),
+    (json.dumps({**SIMPLE_BOARD, "mode": 10**400}).encode(),
+     {"Content-Type": "application/json"}, 422),
+    (b'{"grid": 1e999999}', {"Content-Type": "application/json"}, 422),
+])
+def test_malformed_requests_get_problems(service: Service, data: bytes,
+                                         headers: dict[str, str], status: int) -> None:
+    answer = requests.post(service.url + SCORE, data=data, headers=headers, timeout=10)
+    assert answer.status_code == status, answer.text
+    assert answer.headers["Content-Type"] == "application/problem+json"
+    assert answer.json()["status"] == status
+
+
+def test_openapi_and_docs_are_served(service: Service) -> None:
+    spec = requests.get(service.url + "/v1/openapi.json", timeout=10).json()
+    assert SCORE in spec["paths"]
+    assert requests.get(service.url + "/v1/docs", timeout=10).status_code == 200
+
+
+def test_engine_stop_and_restart() -> None:
+    """SIGTERM drains the engine (exit 0); the gateway answers 503 until one is back."""
+    engine, address = start_engine()
+    gateway, url = start_gateway(address)
+    try:
+        assert requests.post(url + SCORE, json=SIMPLE_BOARD, timeout=10).status_code == 200
+        engine.popen.send_signal(signal.SIGTERM)
+        assert engine.popen.wait(15) == 0
+        down = requests.post(url + SCORE, json=SIMPLE_BOARD, timeout=10)
+        assert down.status_code == 503 and int(down.headers["Retry-After"]) > 0
+        assert requests.get(url + "/readyz", timeout=10).status_code == 503
+        assert requests.get(url + "/healthz", timeout=10).status_code == 200
+    finally:
+        assert gateway.stop() == 0
+        engine.stop()
