@@ -84,15 +84,45 @@ from .model import (
     Town,
     Variant,
 )
+from .processing import (
+    Outcome,
+    ProcessingEntry,
+    ProcessingResult,
+    Step,
+    process,
+    processing_outcomes,
+    run_processing,
+)
+from .ranking import Ranking, Standing, parse_players, rank_towns, tie_break_key
 from .routes import Network, Route, find_route, reachable, route_to_list
+from .scoring import EndGameEntry, TownScore, end_game_points, score_town
 from .town import check_town, parse_position, parse_town, town_to_dict, validate_town
+from .transport import (
+    IllegalMoveError,
+    Move,
+    MoveCheck,
+    Pick,
+    Violation,
+    apply_haul,
+    apply_move,
+    check_haul,
+    check_move,
+    free_slots,
+    parse_move,
+    parse_transport_request,
+)
 
 __all__ = [
-    "GOODS", "NO_GOODS", "SIDES", "BonusIfHeld", "Building", "BuildingTile", "Catalog",
-    "Convert", "ConvertDistinct", "Effect", "Gain", "GainPerHeld", "Good", "Goods", "Haul",
-    "Network", "PerBuildingViaTrails", "PerSurroundingProcessor", "Phase", "Position",
-    "ProcessingEffect", "Provenance", "Route", "Side", "Tile", "TrailShape", "TrailTile",
-    "Town", "Variant", "building_to_dict", "builtin_catalog", "catalog_to_dict",
-    "check_town", "find_route", "parse_catalog", "parse_position", "parse_town",
-    "reachable", "route_to_list", "town_to_dict", "validate_town",
+    "BonusIfHeld", "Building", "BuildingTile", "Catalog", "Convert", "ConvertDistinct",
+    "Effect", "EndGameEntry", "GOODS", "Gain", "GainPerHeld", "Good", "Goods", "Haul",
+    "IllegalMoveError", "Move", "MoveCheck", "NO_GOODS", "Network", "Outcome",
+    "PerBuildingViaTrails", "PerSurroundingProcessor", "Phase", "Pick", "Position",
+    "ProcessingEffect", "ProcessingEntry", "ProcessingResult", "Provenance", "Ranking",
+    "Route", "SIDES", "Side", "Standing", "Step", "Tile", "Town", "TownScore", "TrailShape",
+    "TrailTile", "Variant", "Violation", "apply_haul", "apply_move", "building_to_dict",
+    "builtin_catalog", "catalog_to_dict", "check_haul", "check_move", "check_town",
+    "end_game_points", "find_route", "free_slots", "parse_catalog", "parse_move",
+    "parse_players", "parse_position", "parse_town", "parse_transport_request", "process",
+    "processing_outcomes", "rank_towns", "reachable", "route_to_list", "run_processing",
+    "score_town", "tie_break_key", "town_to_dict", "validate_town",
 ]

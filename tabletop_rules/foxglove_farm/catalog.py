@@ -438,6 +438,9 @@ def parse_effect(value: object, path: Path, problems: list[Problem]) -> Effect |
                              points(), rule)
         if not effect.goods and not effect.points:
             problems.append(Problem(path, "gain_per_held gains goods or points; give one"))
+        if effect.goods and phase is Phase.END_GAME:
+            problems.append(Problem((*path, "goods"), "at the end of the game an effect "
+                                    "gains points only"))
     elif kind == "bonus_if_held":
         effect = BonusIfHeld(phase, held(), count("at_least", 1, MAX_SLOTS),
                              points(default=None), rule)

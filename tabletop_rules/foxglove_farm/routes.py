@@ -36,11 +36,16 @@ class Network:
     rather than building one yourself: it is computed once and shared by derived towns.
     """
 
-    __slots__ = ("links", "building_positions", "depicts", "_routes", "_trail_reach")
+    __slots__ = ("links", "building_positions", "processor_positions", "depicts", "_parents",
+                 "_routes", "_trail_reach")
 
     def __init__(self, tiles: Mapping[Position, Tile]) -> None:
         self.building_positions: tuple[Position, ...] = tuple(
             p for p, t in tiles.items() if isinstance(t, BuildingTile))
+        """Every building's position, in the tiles' order."""
+        self.processor_positions: tuple[Position, ...] = tuple(
+            p for p, t in tiles.items() if isinstance(t, BuildingTile) and t.building.processing)
+        """The buildings with a processing effect, in the tiles' order."""
         self.depicts: dict[Position, frozenset[Good]] = {
             p: t.building.depicts for p, t in tiles.items() if isinstance(t, BuildingTile)}
         links: dict[Position, tuple[Position, ...]] = {}
@@ -58,6 +63,7 @@ class Network:
             links[position] = tuple(linked)
         self.links: dict[Position, tuple[Position, ...]] = links
         """Each tile's connected neighbours (FF-R1), in N, E, S, W order."""
+        self._parents: dict[tuple[Position, Good, Variant], dict[Position, Position | None]] = {}
         self._routes: dict[tuple[Position, Good, Variant], dict[Position, Route]] = {}
         self._trail_reach: dict[Position, tuple[Position, ...]] = {}
 
@@ -89,48 +95,51 @@ class Network:
         key = (origin, good, variant)
         found = self._routes.get(key)
         if found is None:
-            found = self._search(origin, good, variant)
+            parents = self._search(key)
+            found = {p: _walk_back(parents, p) for p in parents
+                     if p != origin and good in self.depicts.get(p, ())}
             self._routes[key] = found
         return found
 
     def route(self, origin: Position, destination: Position, good: Good,
               variant: Variant = Variant.STANDARD) -> Route | None:
-        """A shortest route for ``good`` from ``origin`` to ``destination``, or ``None``."""
+        """A shortest route for ``good`` from ``origin`` to ``destination``, or ``None``
+        (also when the destination does not depict the good: see :meth:`path`)."""
         return self.routes_from(origin, good, variant).get(destination)
 
-    def _search(self, origin: Position, good: Good, variant: Variant) -> dict[Position, Route]:
+    def path(self, origin: Position, destination: Position, good: Good,
+             variant: Variant = Variant.STANDARD) -> Route | None:
+        """A shortest way ``good`` could travel from ``origin`` to the building at
+        ``destination``, whether or not that building depicts it (for explaining why a
+        move is illegal), or ``None``."""
+        parents = self._search((origin, good, variant))
+        if destination == origin or destination not in parents:
+            return None
+        return _walk_back(parents, destination)
+
+    def _search(self, key: tuple[Position, Good, Variant]) -> dict[Position, Position | None]:
+        """Breadth-first search from a building: each reached tile and where it was
+        reached from. Buildings are reached but passed through only where FF-R2 allows."""
+        parents = self._parents.get(key)
+        if parents is not None:
+            return parents
+        origin, good, variant = key
         depicts = self.depicts
-        if origin not in depicts:
-            return {}
+        parents = {origin: None} if origin in depicts else {}
+        queue = deque(parents)
         expert = variant is Variant.EXPERT
-        parent: dict[Position, Position | None] = {origin: None}
-        queue = deque([origin])
-        found: list[Position] = []
         links = self.links
         while queue:
             here = queue.popleft()
             for nxt in links[here]:
-                if nxt in parent:
+                if nxt in parents:
                     continue
-                parent[nxt] = here
+                parents[nxt] = here
                 kinds = depicts.get(nxt)
-                if kinds is None:  # a trail: always passable
+                if kinds is None or not expert or good in kinds:
                     queue.append(nxt)
-                    continue
-                if good in kinds:
-                    found.append(nxt)
-                    queue.append(nxt)
-                elif not expert:
-                    queue.append(nxt)
-        routes: dict[Position, Route] = {}
-        for destination in found:
-            path = [destination]
-            step = parent[destination]
-            while step is not None:
-                path.append(step)
-                step = parent[step]
-            routes[destination] = tuple(reversed(path))
-        return routes
+        self._parents[key] = parents
+        return parents
 
     def buildings_via_trails(self, origin: Position) -> tuple[Position, ...]:
         """The other buildings reached from ``origin`` by moving through connected trail
@@ -155,6 +164,15 @@ class Network:
         found = tuple(reached)
         self._trail_reach[origin] = found
         return found
+
+
+def _walk_back(parents: Mapping[Position, Position | None], destination: Position) -> Route:
+    path = [destination]
+    step = parents[destination]
+    while step is not None:
+        path.append(step)
+        step = parents[step]
+    return tuple(reversed(path))
 
 
 def reachable(town: Town, origin: Position, good: Good) -> Mapping[Position, Route]:

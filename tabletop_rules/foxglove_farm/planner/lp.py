@@ -1,0 +1,216 @@
+"""A small exact integer-program solver: dense two-phase simplex plus branch and bound.
+
+The planner's relaxation (:mod:`.relaxation`) is an integer program with a handful of rows
+(one per goods pool, a few per end-game tile) and tens of columns (one per kind of
+processing batch). That is far too small to justify a native solver dependency, and small
+enough that a textbook simplex in floats is fast and numerically safe: every coefficient is
+a small integer, so the optimum of each relaxation is exact to ~1e-9, far inside the
+margin of 1 that an integral objective leaves for pruning.
+
+``maximize c.x  subject to  A x <= b,  0 <= x <= upper,  x integer``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+EPS = 1e-9
+PRUNE_EPS = 1e-6
+"""An LP bound within this of the next integer counts as reaching it (objectives are
+integral, so a bound of 12.9999999 means 13 may still be reachable)."""
+
+
+class UnboundedError(ValueError):
+    """The program's objective has no upper bound (a conversion cycle that scores)."""
+
+
+@dataclass(frozen=True, slots=True)
+class IntegerProgram:
+    """``maximize c.x`` subject to ``rows[i].x <= rhs[i]``, ``0 <= x <= upper``, x integer.
+
+    Rows are sparse: ``{column: coefficient}``. ``upper[j]`` is ``None`` for no bound.
+    """
+
+    objective: tuple[int, ...]
+    rows: tuple[dict[int, int], ...]
+    rhs: tuple[int, ...]
+    upper: tuple[int | None, ...]
+
+
+def solve_lp(c: list[float], rows: list[dict[int, float]], rhs: list[float],
+             ) -> tuple[float, list[float]] | None:
+    """Maximum of ``c.x`` over ``rows.x <= rhs, x >= 0``: ``(value, x)``, ``None`` when
+    infeasible; raises :class:`UnboundedError` when unbounded."""
+    n = len(c)
+    m = len(rows)
+    # Columns: n structural, m slacks, then one artificial per row with negative rhs.
+    negative = [i for i in range(m) if rhs[i] < 0]
+    width = n + m + len(negative)
+    table: list[list[float]] = []
+    basis: list[int] = []
+    art_of_row: dict[int, int] = {}
+    for i, row in enumerate(rows):
+        line = [0.0] * (width + 1)
+        sign = -1.0 if rhs[i] < 0 else 1.0
+        for j, a in row.items():
+            line[j] = sign * a
+        line[n + i] = sign
+        line[width] = sign * rhs[i]
+        if rhs[i] < 0:
+            col = n + m + len(art_of_row)
+            art_of_row[i] = col
+            line[col] = 1.0
+            basis.append(col)
+        else:
+            basis.append(n + i)
+        table.append(line)
+    if art_of_row:
+        phase1 = [0.0] * (width + 1)
+        for i in art_of_row:  # maximize -sum(artificials): reduced costs in row form
+            for k in range(width + 1):
+                phase1[k] += table[i][k]
+        for col in art_of_row.values():
+            phase1[col] = 0.0
+        _run_simplex(table, basis, phase1, width)
+        if phase1[width] > 1e-7:
+            return None
+        _drive_out_artificials(table, basis, n + m)
+        table = [line[: n + m] + [line[width]] for line in table]
+        width = n + m
+    objective = [0.0] * (width + 1)
+    for j in range(n):
+        objective[j] = float(c[j])
+    for i, col in enumerate(basis):  # price out the basic columns
+        coef = objective[col]
+        if coef:
+            line = table[i]
+            objective = [o - coef * a for o, a in zip(objective, line)]
+    if not _run_simplex(table, basis, objective, width):
+        raise UnboundedError("the relaxation is unbounded")
+    x = [0.0] * n
+    for i, col in enumerate(basis):
+        if col < n:
+            x[col] = table[i][width]
+    return -objective[width], x
+
+
+def _run_simplex(table: list[list[float]], basis: list[int], objective: list[float],
+                 width: int) -> bool:
+    """Pivot until no reduced cost is positive (``objective[j] > 0`` improves). Dantzig's
+    rule, switching to Bland's (which cannot cycle) after a run of degenerate pivots.
+    Returns False when unbounded. ``objective[width]`` holds minus the current value."""
+    degenerate = 0
+    while True:
+        if degenerate > 50:
+            entering = next((j for j in range(width) if objective[j] > EPS), -1)
+        else:
+            best = EPS
+            entering = -1
+            for j in range(width):
+                if objective[j] > best:
+                    best = objective[j]
+                    entering = j
+        if entering < 0:
+            return True
+        leave = -1
+        ratio = math.inf
+        for i, line in enumerate(table):
+            a = line[entering]
+            if a > EPS:
+                r = line[width] / a
+                if r < ratio - EPS or (r < ratio + EPS and leave >= 0
+                                       and basis[i] < basis[leave]):
+                    ratio = r
+                    leave = i
+        if leave < 0:
+            return False
+        degenerate = degenerate + 1 if ratio < EPS else 0
+        _pivot(table, basis, objective, leave, entering)
+
+
+def _pivot(table: list[list[float]], basis: list[int], objective: list[float],
+           leave: int, entering: int) -> None:
+    pivot_line = table[leave]
+    p = pivot_line[entering]
+    pivot_line = [a / p for a in pivot_line]
+    table[leave] = pivot_line
+    for i, line in enumerate(table):
+        if i != leave:
+            f = line[entering]
+            if f:
+                table[i] = [a - f * b for a, b in zip(line, pivot_line)]
+    f = objective[entering]
+    if f:
+        objective[:] = [a - f * b for a, b in zip(objective, pivot_line)]
+    basis[leave] = entering
+
+
+def _drive_out_artificials(table: list[list[float]], basis: list[int], real: int) -> None:
+    """After phase 1, pivot artificials still basic (at level 0) out, or drop their row
+    when it has no real column left (a redundant constraint)."""
+    i = 0
+    while i < len(table):
+        if basis[i] >= real:
+            line = table[i]
+            col = next((j for j in range(real) if abs(line[j]) > EPS), -1)
+            if col < 0:
+                del table[i]
+                del basis[i]
+                continue
+            _pivot(table, basis, [0.0] * (len(line)), i, col)
+        i += 1
+
+
+def solve_ip(program: IntegerProgram) -> tuple[int, tuple[int, ...]]:
+    """The optimum of ``program`` and a solution reaching it, by depth-first branch and
+    bound on LP relaxations. x = 0 must be feasible (every ``rhs`` is at least 0), which
+    holds for the planner's programs: doing nothing is always possible."""
+    if any(r < 0 for r in program.rhs):
+        raise ValueError("solve_ip needs x = 0 to be feasible")
+    n = len(program.objective)
+    best_value = 0
+    best_x: tuple[int, ...] = (0,) * n
+    c = [float(v) for v in program.objective]
+    base_rows = [{j: float(a) for j, a in row.items()} for row in program.rows]
+    stack: list[tuple[tuple[int, ...], tuple[int | None, ...]]] = [
+        ((0,) * n, program.upper)]
+    while stack:
+        lower, upper = stack.pop()
+        rows = list(base_rows)
+        rhs = [float(r) for r in program.rhs]
+        if any(lower):  # shift x = lower + y so that the LP keeps y >= 0
+            for i, row in enumerate(rows):
+                rhs[i] -= sum(a * lower[j] for j, a in row.items())
+        for j, u in enumerate(upper):
+            if u is not None:
+                rows.append({j: 1.0})
+                rhs.append(float(u - lower[j]))
+        solved = solve_lp(c, rows, rhs)
+        if solved is None:
+            continue
+        shift = sum(cj * lj for cj, lj in zip(program.objective, lower))
+        value, y = solved
+        if math.floor(value + shift + PRUNE_EPS) <= best_value:
+            continue
+        x = [lj + yj for lj, yj in zip(lower, y)]
+        branch = -1
+        worst = PRUNE_EPS
+        for j, v in enumerate(x):
+            frac = abs(v - round(v))
+            if frac > worst:
+                worst = frac
+                branch = j
+        if branch < 0:
+            xi = tuple(int(round(v)) for v in x)
+            best_value = sum(cj * v for cj, v in zip(program.objective, xi))
+            best_x = xi
+            continue
+        v = x[branch]
+        down = list(upper)
+        down[branch] = math.floor(v)
+        up = list(lower)
+        up[branch] = math.ceil(v)
+        stack.append((lower, tuple(down)))
+        stack.append((tuple(up), upper))  # explored first: the richer branch
+    return best_value, best_x

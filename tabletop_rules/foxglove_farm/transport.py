@@ -1,0 +1,268 @@
+"""Moving goods: is a move legal, and the town after it (FF-R2, FF-R3, FF-R17).
+
+:func:`check_move` lists every violation (an illegal move is an answer, not an error);
+:func:`apply_move` is the fast path for replaying a plan and raises
+:class:`IllegalMoveError` instead. Each violation has the rule it breaks, a machine
+``reason`` (UPPER_SNAKE) and a message for the player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..problems import InvalidInputError, Path, Problem
+from ._json import read_good, read_int, read_object, unknown_keys
+from .catalog import MAX_SLOTS
+from .effects import HAULERS_HUT_RULE, Haul
+from .model import BuildingTile, Good, Goods, Position, Town, Variant
+from .routes import Route, route_to_list
+from .town import parse_position, parse_town, town_to_dict
+
+ROUTE_RULE = "FF-R2"
+DESTINATION_RULE = "FF-R3"
+MAX_MOVE_COUNT = MAX_SLOTS
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move ``count`` goods of type ``good`` from the building at ``origin`` to the one at
+    ``destination`` (the contract's ``from`` and ``to``)."""
+
+    good: Good
+    count: int
+    origin: Position
+    destination: Position
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"good": self.good.value, "count": self.count,
+                "from": {"row": self.origin.row, "col": self.origin.col},
+                "to": {"row": self.destination.row, "col": self.destination.col}}
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One reason a move is illegal."""
+
+    rule: str
+    reason: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCheck:
+    """The verdict on a move: legal with its route and the town after, or the violations."""
+
+    move: Move
+    path: Route
+    town: Town | None
+    violations: tuple[Violation, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    def to_dict(self) -> dict[str, Any]:
+        """The contract's answer for ``/transport/validate``."""
+        if self.legal:
+            assert self.town is not None
+            return {"legal": True, "path": route_to_list(self.path),
+                    "town": town_to_dict(self.town)}
+        return {"legal": False, "violations": [
+            {"rule": v.rule, "reason": v.reason, "message": v.message}
+            for v in self.violations]}
+
+
+class IllegalMoveError(ValueError):
+    """A move that breaks the transport rules; carries every violation."""
+
+    def __init__(self, violations: Sequence[Violation]) -> None:
+        self.violations = tuple(violations)
+        super().__init__("; ".join(v.message for v in self.violations))
+
+
+def parse_move(data: object, path: Path = ()) -> Move:
+    """A :class:`Move` from ``{"good", "count", "from", "to"}``; raises
+    :class:`InvalidInputError` with paths under ``path`` (``("move",)`` in a request)."""
+    problems: list[Problem] = []
+    obj = read_object(data, (), problems, "a move object")
+    if obj is not None:
+        unknown_keys(obj, ("good", "count", "from", "to"), (), problems, "a move")
+        good = read_good(obj.get("good"), ("good",), problems)
+        count = read_int(obj.get("count", 1), ("count",), problems, 1, MAX_MOVE_COUNT)
+        origin = parse_position(obj.get("from"), ("from",), problems)
+        destination = parse_position(obj.get("to"), ("to",), problems)
+    if problems:
+        raise InvalidInputError([p.under(*path) for p in problems])
+    assert good is not None and count is not None
+    assert origin is not None and destination is not None
+    return Move(good, count, origin, destination)
+
+
+def parse_transport_request(data: object) -> tuple[Town, Move]:
+    """The ``/transport/validate`` body ``{"town", "move"}``, every problem at once."""
+    problems: list[Problem] = []
+    obj = read_object(data, (), problems, "an object with \"town\" and \"move\"")
+    town = move = None
+    if obj is not None:
+        unknown_keys(obj, ("town", "move"), (), problems, "a transport request")
+        try:
+            town = parse_town(obj.get("town"), path=("town",))
+        except InvalidInputError as error:
+            problems.extend(error.problems)
+        try:
+            move = parse_move(obj.get("move"), path=("move",))
+        except InvalidInputError as error:
+            problems.extend(error.problems)
+    if problems:
+        raise InvalidInputError(problems)
+    assert town is not None and move is not None
+    return town, move
+
+
+def free_slots(town: Town, position: Position) -> int:
+    """Free goods slots on the building at ``position`` (0 where there is none)."""
+    tile = town.building_at(position)
+    return tile.building.slots - tile.goods.total if tile is not None else 0
+
+
+def check_move(town: Town, move: Move) -> MoveCheck:
+    """Every violation of ``move`` in ``town``; when legal, the route and the town after."""
+    network = town.network
+    origin, destination = town.building_at(move.origin), town.building_at(move.destination)
+    good, n = move.good, move.count
+    violations = []
+    if origin is None:
+        violations.append(_not_a_building(town, move.origin, "ORIGIN", "from"))
+    if destination is None:
+        violations.append(_not_a_building(town, move.destination, "DESTINATION", "to"))
+    if origin is not None and destination is not None and origin is destination:
+        violations.append(Violation(ROUTE_RULE, "SAME_BUILDING", (
+            f"from and to are both the {_at(origin)}: a move takes goods to another "
+            "building")))
+        return MoveCheck(move, (), None, tuple(violations))
+    if origin is not None and origin.goods.count(good) < n:
+        held = origin.goods.count(good)
+        violations.append(Violation(ROUTE_RULE, "NOT_ENOUGH_GOODS", (
+            f"the {_at(origin)} holds {held} {good.value}; it cannot send {n}")))
+    if destination is not None:
+        if good not in destination.building.depicts:
+            violations.append(Violation(DESTINATION_RULE, "DESTINATION_DOES_NOT_DEPICT_GOOD", (
+                f"the {_at(destination)} does not depict {good.value} on any of its effects, "
+                f"so {good.value} cannot be delivered there")))
+        elif destination.free_slots < n:
+            violations.append(Violation(DESTINATION_RULE, "NOT_ENOUGH_FREE_SLOTS", (
+                f"the {_at(destination)} has {max(destination.free_slots, 0)} free slot"
+                f"{'s' if destination.free_slots != 1 else ''}; {n} {good.value} do not fit "
+                "(a full building can still be passed through)")))
+    path: Route | None = None
+    if origin is not None and destination is not None:
+        path = network.path(origin.position, destination.position, good, town.variant)
+        if path is None:
+            violations.append(_no_route(town, origin, destination, good))
+    if violations or path is None:
+        return MoveCheck(move, (), None, tuple(violations))
+    assert origin is not None and destination is not None
+    after = town.with_goods(((origin.position, origin.goods.add(good, -n)),
+                             (destination.position, destination.goods.add(good, n))))
+    return MoveCheck(move, path, after)
+
+
+def apply_move(town: Town, move: Move) -> Town:
+    """The town after ``move``; raises :class:`IllegalMoveError` if it is illegal.
+
+    Fast when legal: a cached route look-up and two goods updates.
+    """
+    origin, destination = town.building_at(move.origin), town.building_at(move.destination)
+    good, n = move.good, move.count
+    if (origin is not None and destination is not None and origin is not destination
+            and origin.goods.count(good) >= n and destination.free_slots >= n
+            and town.network.route(move.origin, move.destination, good, town.variant)):
+        return town.with_goods(((move.origin, origin.goods.add(good, -n)),
+                                (move.destination, destination.goods.add(good, n))))
+    raise IllegalMoveError(check_move(town, move).violations)
+
+
+def _at(tile: BuildingTile) -> str:
+    return f"{tile.building.name} at row {tile.position.row}, col {tile.position.col}"
+
+
+def _not_a_building(town: Town, position: Position, end: str, field: str) -> Violation:
+    what = "a trail tile" if town.tile_at(position) is not None else "no tile"
+    return Violation(ROUTE_RULE, f"{end}_NOT_A_BUILDING", (
+        f"\"{field}\" (row {position.row}, col {position.col}) is {what}: goods sit on "
+        "building tiles and move between them"))
+
+
+def _no_route(town: Town, origin: BuildingTile, destination: BuildingTile,
+              good: Good) -> Violation:
+    if town.variant is Variant.EXPERT:
+        standard = town.network.path(origin.position, destination.position, good)
+        if standard is not None:
+            blocking = [town.building_at(p) for p in standard[1:-1]]
+            names = ", ".join(_at(b) for b in blocking
+                              if b is not None and good not in b.building.depicts)
+            return Violation(ROUTE_RULE, "EXPERT_ROUTE_BLOCKED", (
+                f"in the expert variant {good.value} may pass only through buildings that "
+                f"depict it; every connected way from the {_at(origin)} to the "
+                f"{_at(destination)} passes through one that does not (such as the {names})"))
+    return Violation(ROUTE_RULE, "NO_ROUTE", (
+        f"no trail route joins the {_at(origin)} to the {_at(destination)}: goods move only "
+        "along connected trails, and neighbouring buildings are not connected to each other"))
+
+
+# -- Hauler's Hut ----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """``count`` goods of type ``good`` taken from the building at ``origin``."""
+
+    good: Good
+    count: int
+    origin: Position
+
+
+def check_haul(town: Town, hut: Position, picks: Sequence[Pick]) -> tuple[Violation, ...]:
+    """Every violation of hauling ``picks`` onto the building at ``hut`` at the start of a
+    transportation phase: up to its ``haul`` count, from other buildings, onto free slots,
+    ignoring routes (FF-R17)."""
+    tile = town.building_at(hut)
+    effect = next((e for e in tile.building.effects if isinstance(e, Haul)), None) \
+        if tile is not None else None
+    if tile is None or effect is None:
+        return (Violation(HAULERS_HUT_RULE, "NOT_A_HAULER", (
+            f"row {hut.row}, col {hut.col} is not a building that hauls goods "
+            "(such as the Hauler's Hut)")),)
+    violations = []
+    total = sum(p.count for p in picks)
+    if total > effect.count:
+        violations.append(Violation(HAULERS_HUT_RULE, "TOO_MANY_GOODS", (
+            f"the {_at(tile)} takes up to {effect.count} goods; {total} were picked")))
+    if total > tile.free_slots:
+        violations.append(Violation(HAULERS_HUT_RULE, "NOT_ENOUGH_FREE_SLOTS", (
+            f"the {_at(tile)} has {tile.free_slots} free slots; {total} goods do not fit")))
+    taken: dict[Position, Goods] = {}
+    for pick in picks:
+        source = town.building_at(pick.origin)
+        if source is None or source is tile:
+            violations.append(Violation(HAULERS_HUT_RULE, "ORIGIN_NOT_ANOTHER_BUILDING", (
+                f"row {pick.origin.row}, col {pick.origin.col} is not another building")))
+            continue
+        taken[pick.origin] = taken.get(pick.origin, Goods()).add(pick.good, pick.count)
+        if pick.count < 1 or not source.goods.contains(taken[pick.origin]):
+            violations.append(Violation(HAULERS_HUT_RULE, "NOT_ENOUGH_GOODS", (
+                f"the {_at(source)} holds {source.goods.count(pick.good)} {pick.good.value}")))
+    return tuple(violations)
+
+
+def apply_haul(town: Town, hut: Position, picks: Sequence[Pick]) -> Town:
+    """The town after hauling ``picks`` onto ``hut``; raises :class:`IllegalMoveError`."""
+    violations = check_haul(town, hut, picks)
+    if violations:
+        raise IllegalMoveError(violations)
+    changes = {p: town.goods_at(p) for p in {pick.origin for pick in picks} | {hut}}
+    for pick in picks:
+        changes[pick.origin] = changes[pick.origin].add(pick.good, -pick.count)
+        changes[hut] = changes[hut].add(pick.good, pick.count)
+    return town.with_goods(changes)
