@@ -55,6 +55,7 @@ from .catalog import (
     building_to_dict,
     catalog_to_dict,
     parse_catalog,
+    read_catalog_file,
 )
 from .effects import (
     BonusIfHeld,
@@ -123,6 +124,6 @@ __all__ = [
     "builtin_catalog", "catalog_to_dict", "check_haul", "check_move", "check_town",
     "end_game_points", "find_route", "free_slots", "parse_catalog", "parse_move",
     "parse_players", "parse_position", "parse_town", "parse_transport_request", "process",
-    "processing_outcomes", "rank_towns", "reachable", "route_to_list", "run_processing",
-    "score_town", "tie_break_key", "town_to_dict", "validate_town",
+    "processing_outcomes", "rank_towns", "reachable", "read_catalog_file", "route_to_list",
+    "run_processing", "score_town", "tie_break_key", "town_to_dict", "validate_town",
 ]

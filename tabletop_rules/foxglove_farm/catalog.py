@@ -144,12 +144,20 @@ class Catalog:
 def builtin_catalog() -> Catalog:
     """The catalog of every building the rulebook names (loaded once from catalog.json)."""
     text = resources.files(__package__).joinpath("catalog.json").read_text(encoding="utf-8")
-    data = json.loads(text)
     try:
-        buildings = _parse_definitions(data["buildings"], None, ("buildings",), builtin=True)
+        return read_catalog_file(json.loads(text))
     except InvalidInputError as error:  # a broken package file: say where, loudly
         raise RuntimeError(f"catalog.json is invalid: {error}") from error
-    return Catalog(buildings)
+
+
+def read_catalog_file(data: object) -> Catalog:
+    """A whole catalog in the file format of ``catalog.json``: ``{"buildings": {id:
+    definition}}``, where a definition may be ``"status": "undocumented"``."""
+    problems: list[Problem] = []
+    obj = read_object(data, (), problems, "a catalog file object")
+    if obj is None or "buildings" not in obj:
+        raise InvalidInputError(problems or [Problem(("buildings",), "give the buildings")])
+    return Catalog(_parse_definitions(obj["buildings"], None, ("buildings",), builtin=True))
 
 
 def parse_catalog(data: object, base: Catalog | None = None,

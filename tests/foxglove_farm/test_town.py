@@ -1,0 +1,241 @@
+"""Reading a town from the contract's JSON: every problem found, with its path."""
+
+import pytest
+from hypothesis import given
+
+from tabletop_rules.foxglove_farm import (
+    Good,
+    Goods,
+    Position,
+    Side,
+    TrailShape,
+    TrailTile,
+    Variant,
+    check_town,
+    parse_town,
+    town_to_dict,
+)
+from tabletop_rules.problems import InvalidInputError
+
+from .towns import b, t, town, town_data, town_dicts
+
+
+def problems_of(data, **kwargs):
+    with pytest.raises(InvalidInputError) as error:
+        parse_town(data, **kwargs)
+    return error.value.problems
+
+
+def only_problem(data):
+    (problem,) = problems_of(data)
+    return problem
+
+
+def test_the_contract_example_reads():
+    data = {"variant": "standard", "score_track": 64, "tiles": [
+        {"row": 0, "col": 0, "building": "forest", "goods": {"wood": 2}},
+        {"row": 0, "col": 1, "building": "mine"},
+        {"row": 1, "col": 0, "trail": ["N", "E"]},
+        {"row": 1, "col": 1, "building": "ranch", "goods": {"sheep": 8}}], "catalog": {}}
+    town_ = parse_town(data)
+    assert town_.variant is Variant.STANDARD and town_.score_track == 64
+    assert town_.goods_at(Position(0, 0)) == Goods(wood=2)
+    assert town_.goods_at(Position(1, 1)).count(Good.SHEEP) == 8
+    trail = town_.tile_at(Position(1, 0))
+    assert isinstance(trail, TrailTile) and trail.sides == {Side.N, Side.E}
+    assert trail.shape is TrailShape.CURVED
+    assert town_.tile_count == 4 and town_.goods_remaining == 10
+
+
+def test_defaults():
+    town_ = parse_town({"tiles": town_data()["tiles"]})
+    assert town_.variant is Variant.STANDARD and town_.score_track == 0
+
+
+def test_starting_tile_counts_as_two_tiles():
+    assert town().tile_count == 2
+
+
+@given(town_dicts())
+def test_a_town_round_trips_through_its_json_form(data):
+    town_ = parse_town(data)
+    again = parse_town(town_to_dict(town_))
+    assert again == town_
+    assert check_town(town_) == []
+
+
+def test_request_definitions_are_written_back():
+    data = town_data(b(1, 0, "windmill", wheat=1), catalog={"windmill": {
+        "slots": 2, "effects": [{"kind": "gain", "when": "production", "goods": {"wheat": 1}}]}})
+    out = town_to_dict(parse_town(data))
+    assert set(out["catalog"]) == {"windmill"}
+    assert parse_town(out) == parse_town(data)
+
+
+# -- each problem ---------------------------------------------------------------------
+
+def test_overlapping_tiles():
+    problem = only_problem(town_data(t(1, 0, "NS"), b(1, 0, "ranch")))
+    assert problem.path == ("tiles", 3) and "overlaps tile 2" in problem.message
+
+
+def test_a_town_in_two_groups():
+    problem = only_problem(town_data(t(1, 0, "NS"), t(5, 5, "EW"), t(5, 6, "EW")))
+    assert problem.path == ("tiles", 3)
+    assert "do not touch the rest of the town" in problem.message and "FF-R9" in problem.message
+
+
+def test_diagonal_contact_does_not_join_a_town():
+    problem = only_problem(town_data(t(1, 2, "NS")))
+    assert problem.path == ("tiles", 2)
+
+
+@pytest.mark.parametrize("missing", ["forest", "mine"])
+def test_a_missing_starting_half(missing):
+    kept = "mine" if missing == "forest" else "forest"
+    problem = only_problem(town_data(b(0, 0, kept), start=False))
+    assert problem.path == ("tiles",) and f"no {missing}" in problem.message
+
+
+def test_a_second_forest():
+    problem = only_problem(town_data(t(1, 0, "NS"), b(2, 0, "forest")))
+    assert problem.path == ("tiles", 3, "building") and "second forest" in problem.message
+
+
+def test_a_split_starting_tile():
+    problem = only_problem(town_data(b(0, 0, "forest"), t(0, 1, "EW"), b(0, 2, "mine"),
+                                     start=False))
+    assert problem.path == ("tiles", 2) and "orthogonally next to the forest" in problem.message
+
+
+def test_a_diagonal_starting_tile_is_split():
+    problems = problems_of(town_data(b(0, 0, "forest"), t(0, 1, "EW"), b(1, 1, "mine"),
+                                     start=False))
+    assert ("tiles", 2) in [p.path for p in problems]
+
+
+@pytest.mark.parametrize("sides", [[], ["N"], ["N", "E", "S", "W"]])
+def test_bad_trail_shapes(sides):
+    problem = only_problem(town_data({"row": 1, "col": 0, "trail": sides}))
+    assert problem.path == ("tiles", 2, "trail")
+    assert "two opposite sides" in problem.message
+
+
+@pytest.mark.parametrize(("sides", "shape"), [("NS", TrailShape.STRAIGHT),
+                                              ("EW", TrailShape.STRAIGHT),
+                                              ("NE", TrailShape.CURVED),
+                                              ("SW", TrailShape.CURVED),
+                                              ("NES", TrailShape.T_JUNCTION)])
+def test_good_trail_shapes(sides, shape):
+    assert town(t(1, 0, sides)).tile_at(Position(1, 0)).shape is shape
+
+
+def test_trail_side_names_and_repeats():
+    assert only_problem(town_data(t(1, 0, "NX"))).path == ("tiles", 2, "trail", 1)
+    assert only_problem(town_data(t(1, 0, "NN"))).path == ("tiles", 2, "trail", 1)
+
+
+def test_a_trail_holds_no_goods():
+    problem = only_problem(town_data({"row": 1, "col": 0, "trail": ["N", "S"],
+                                      "goods": {"wood": 1}}))
+    assert problem.path == ("tiles", 2, "goods")
+
+
+def test_an_unknown_building_gets_a_suggestion():
+    problem = only_problem(town_data(b(1, 0, "charcoal_klin")))
+    assert problem.path == ("tiles", 2, "building")
+    assert "'charcoal_kiln'" in problem.message
+
+
+def test_goods_a_building_cannot_hold():
+    problem = only_problem(town_data(b(1, 0, "butcher", wheat=1)))
+    assert problem.path == ("tiles", 2, "goods", "wheat")
+    assert "FF-R19" in problem.message and "coal, sheep" in problem.message
+
+
+def test_more_goods_than_slots():
+    problem = only_problem(town_data(b(1, 0, "butcher", sheep=3, coal=2)))
+    assert problem.path == ("tiles", 2, "goods") and "4 goods slots" in problem.message
+
+
+def test_a_building_that_holds_nothing():
+    problems = problems_of(town_data(b(1, 0, "fountain", wood=1)))
+    assert [p.path for p in problems] == [("tiles", 2, "goods", "wood"), ("tiles", 2, "goods")]
+    assert "(none)" in problems[0].message and "0 goods slots" in problems[1].message
+
+
+@pytest.mark.parametrize(("goods", "path"), [
+    ({"wood": -1}, ("tiles", 0, "goods", "wood")),
+    ({"wood": 10**9}, ("tiles", 0, "goods", "wood")),
+    ({"wood": 1.5}, ("tiles", 0, "goods", "wood")),
+    ({"gold": 1}, ("tiles", 0, "goods", "gold")),
+    (["wood"], ("tiles", 0, "goods")),
+])
+def test_bad_goods(goods, path):
+    data = town_data(start=False)
+    data["tiles"] = [{"row": 0, "col": 0, "building": "forest", "goods": goods},
+                     {"row": 0, "col": 1, "building": "mine"}]
+    assert path in [p.path for p in problems_of(data)]
+
+
+@pytest.mark.parametrize(("field", "value"), [("row", 1001), ("col", -1001), ("row", True),
+                                              ("row", "1"), ("col", None)])
+def test_absurd_coordinates(field, value):
+    tile = t(1, 0, "NS")
+    tile[field] = value
+    assert only_problem(town_data(tile)).path == ("tiles", 2, field)
+
+
+def test_a_missing_coordinate():
+    assert only_problem(town_data({"col": 0, "trail": ["N", "S"]})).path == ("tiles", 2, "row")
+
+
+def test_too_many_tiles():
+    tiles = [t(1 + i // 50, i % 50, "EW") for i in range(500)]
+    problem = only_problem(town_data(*tiles))
+    assert problem.path == ("tiles",) and "at most 500" in problem.message
+
+
+@pytest.mark.parametrize("score", [-1, 10_001, "64", True, 6.5])
+def test_bad_score_track(score):
+    assert only_problem(town_data(score_track=score)).path == ("score_track",)
+
+
+def test_unknown_variant():
+    problem = only_problem(town_data(variant="hard"))
+    assert problem.path == ("variant",) and "standard, expert" in problem.message
+
+
+def test_unknown_fields():
+    assert only_problem(town_data(colour="red")).path == ("colour",)
+    tile = t(1, 0, "NS")
+    tile["rotation"] = 90
+    assert only_problem(town_data(tile)).path == ("tiles", 2, "rotation")
+
+
+def test_a_tile_is_a_building_or_a_trail():
+    both = {"row": 1, "col": 0, "building": "ranch", "trail": ["N", "S"]}
+    assert "not both" in only_problem(town_data(both)).message
+    neither = {"row": 1, "col": 0}
+    assert only_problem(town_data(neither)).path == ("tiles", 2)
+
+
+@pytest.mark.parametrize("data", [None, [], "town", 3])
+def test_not_an_object(data):
+    assert only_problem(data).path == ()
+
+
+def test_no_tiles():
+    assert only_problem({"variant": "standard"}).path == ("tiles",)
+    assert only_problem({"tiles": {}}).path == ("tiles",)
+    assert "no forest" in problems_of({"tiles": []})[0].message
+
+
+def test_every_problem_at_once_and_nested_paths():
+    data = town_data(b(1, 0, "ranch", wood=1), t(2, 0, "N"), score_track=-3, variant="x")
+    problems = problems_of(data, path=("players", 1, "town"))
+    assert {p.path for p in problems} == {
+        ("players", 1, "town", "variant"), ("players", 1, "town", "score_track"),
+        ("players", 1, "town", "tiles", 2, "goods", "wood"),
+        ("players", 1, "town", "tiles", 3, "trail")}
+    assert {p.pointer for p in problems} >= {"/players/1/town/tiles/3/trail"}
