@@ -1,0 +1,228 @@
+"""The transport check: legal moves with their route and town after, or every violation."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tabletop_rules.foxglove_farm import (
+    Good,
+    Goods,
+    IllegalMoveError,
+    Move,
+    Pick,
+    Position,
+    apply_haul,
+    apply_move,
+    check_haul,
+    check_move,
+    check_town,
+    free_slots,
+    parse_move,
+    parse_town,
+    parse_transport_request,
+    reachable,
+)
+from tabletop_rules.problems import InvalidInputError
+
+from .towns import b, load, t, town, town_data, town_dicts
+
+P = Position
+KULY = load("kuly_transport_and_processing.json")
+
+# Forest (0,0) - trail (1,0) - Butcher (2,0) - trail (3,0) - Charcoal Kiln (4,0)
+LINE = [t(1, 0, "NS"), b(2, 0, "butcher"), t(3, 0, "NS"), b(4, 0, "charcoal_kiln")]
+
+
+def move(good, count, origin, destination):
+    return Move(Good(good), count, P(*origin), P(*destination))
+
+
+def reasons(check):
+    return [v.reason for v in check.violations]
+
+
+@pytest.mark.parametrize("step", KULY["transportation"], ids=lambda s: s["step"])
+def test_kuly_moves_are_legal_in_turn(step):
+    town_ = parse_town(KULY["town"])
+    for earlier in KULY["transportation"]:
+        if earlier is step:
+            break
+        town_ = apply_move(town_, parse_move(earlier["move"]))
+    check = check_move(town_, parse_move(step["move"]))
+    assert check.legal and check.violations == ()
+    assert [p.to_list() for p in check.path] == step["path"]
+    for building_id, goods in step["after"].items():
+        (tile,) = [x for x in check.town.buildings if x.building.id == building_id]
+        assert tile.goods == Goods.of(goods)
+    answer = check.to_dict()
+    assert answer["legal"] is True and answer["path"] == step["path"]
+    assert parse_town(answer["town"]) == check.town
+
+
+def test_kuly_move_a_fills_the_butcher():
+    town_ = parse_town(KULY["town"])
+    after = apply_move(town_, parse_move(KULY["transportation"][0]["move"]))
+    assert free_slots(after, P(1, 3)) == KULY["transportation"][0]["butcher_free_slots_after"]
+
+
+def test_moving_changes_only_the_two_buildings():
+    town_ = town(*LINE[:2], t(3, 0, "NS"), b(4, 0, "charcoal_kiln", coal=2))
+    after = apply_move(town_, move("coal", 2, (4, 0), (2, 0)))
+    assert after.goods_at(P(4, 0)) == Goods() and after.goods_at(P(2, 0)) == Goods(coal=2)
+    assert after.score_track == town_.score_track and after.tile_count == town_.tile_count
+    assert after.goods_remaining == town_.goods_remaining
+
+
+def test_origin_and_destination_must_be_buildings():
+    town_ = town(*LINE)
+    check = check_move(town_, move("wood", 1, (1, 0), (9, 9)))
+    assert reasons(check) == ["ORIGIN_NOT_A_BUILDING", "DESTINATION_NOT_A_BUILDING"]
+    assert "a trail tile" in check.violations[0].message
+    assert "no tile" in check.violations[1].message
+    assert {v.rule for v in check.violations} == {"FF-R2"}
+
+
+def test_same_building():
+    check = check_move(town(*LINE), move("wood", 1, (0, 0), (0, 0)))
+    assert reasons(check) == ["SAME_BUILDING"]
+
+
+def test_not_enough_goods():
+    check = check_move(town(*LINE), move("wood", 1, (0, 0), (4, 0)))
+    assert reasons(check) == ["NOT_ENOUGH_GOODS"]
+    assert "holds 0 wood" in check.violations[0].message
+
+
+def test_destination_must_depict_the_good():
+    town_ = town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), *LINE, start=False)
+    check = check_move(town_, move("wood", 1, (0, 0), (2, 0)))
+    assert reasons(check) == ["DESTINATION_DOES_NOT_DEPICT_GOOD"]
+    assert check.violations[0].rule == "FF-R3" and "Butcher" in check.violations[0].message
+
+
+def test_destination_needs_a_free_slot_per_good():
+    town_ = town(b(0, 0, "forest", wood=4), b(0, 1, "mine"), *LINE[:3],
+                 b(4, 0, "charcoal_kiln", coal=1), start=False)
+    check = check_move(town_, move("wood", 3, (0, 0), (4, 0)))
+    assert reasons(check) == ["NOT_ENOUGH_FREE_SLOTS"]
+    assert check.violations[0].rule == "FF-R3" and "2 free slots" in check.violations[0].message
+    assert check_move(town_, move("wood", 2, (0, 0), (4, 0))).legal
+
+
+def test_no_route():
+    town_ = town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), b(1, 0, "charcoal_kiln"),
+                 start=False)
+    check = check_move(town_, move("wood", 1, (0, 0), (1, 0)))
+    assert reasons(check) == ["NO_ROUTE"]
+    assert "neighbouring buildings are not connected" in check.violations[0].message
+
+
+def test_expert_route_blocked():
+    town_ = town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), *LINE, start=False,
+                 variant="expert")
+    check = check_move(town_, move("wood", 1, (0, 0), (4, 0)))
+    assert reasons(check) == ["EXPERT_ROUTE_BLOCKED"]
+    assert check.violations[0].rule == "FF-R2"
+    assert "Butcher at row 2, col 0" in check.violations[0].message
+    standard = town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), *LINE, start=False)
+    assert check_move(standard, move("wood", 1, (0, 0), (4, 0))).legal
+
+
+def test_every_violation_at_once():
+    town_ = town(b(0, 0, "forest"), b(0, 1, "mine"), *LINE, start=False, variant="expert")
+    # no wood on the Kiln, the Forest does not depict coal... and no expert route for coal
+    check = check_move(town_, move("coal", 1, (4, 0), (0, 0)))
+    assert reasons(check) == ["NOT_ENOUGH_GOODS", "DESTINATION_DOES_NOT_DEPICT_GOOD"]
+    answer = check.to_dict()
+    assert answer["legal"] is False and len(answer["violations"]) == 2
+    assert set(answer["violations"][0]) == {"rule", "reason", "message"}
+
+
+def test_apply_move_raises_with_the_violations():
+    with pytest.raises(IllegalMoveError) as error:
+        apply_move(town(*LINE), move("wood", 1, (0, 0), (4, 0)))
+    assert [v.reason for v in error.value.violations] == ["NOT_ENOUGH_GOODS"]
+
+
+@given(town_dicts(max_tiles=14), st.data())
+def test_apply_move_agrees_with_check_move(data, draw):
+    town_ = parse_town(data)
+    tiles = town_.buildings
+    origin = draw.draw(st.sampled_from(tiles))
+    destination = draw.draw(st.sampled_from(tiles))
+    good = draw.draw(st.sampled_from(list(Good)))
+    the_move = Move(good, draw.draw(st.integers(1, 4)), origin.position, destination.position)
+    check = check_move(town_, the_move)
+    if check.legal:
+        assert apply_move(town_, the_move) == check.town
+        assert check.town.goods_remaining == town_.goods_remaining
+        assert destination.position in reachable(town_, origin.position, good)
+        assert check_town(check.town) == []  # still holds only what it may (FF-R19)
+    else:
+        with pytest.raises(IllegalMoveError):
+            apply_move(town_, the_move)
+
+
+# -- reading a move ---------------------------------------------------------------------
+
+def test_parse_move():
+    assert parse_move({"good": "wood", "count": 2, "from": {"row": 0, "col": 0},
+                       "to": {"row": 2, "col": 1}}) == move("wood", 2, (0, 0), (2, 1))
+
+
+@pytest.mark.parametrize(("data", "path"), [
+    ({"good": "gold", "count": 1, "from": {"row": 0, "col": 0}, "to": {"row": 1, "col": 0}},
+     ("move", "good")),
+    ({"good": "wood", "count": 0, "from": {"row": 0, "col": 0}, "to": {"row": 1, "col": 0}},
+     ("move", "count")),
+    ({"good": "wood", "count": 1, "from": {"row": 0}, "to": {"row": 1, "col": 0}},
+     ("move", "from", "col")),
+    ({"good": "wood", "count": 1, "from": {"row": 0, "col": 0}, "to": [1, 0]},
+     ("move", "to")),
+    ({"good": "wood", "count": 1, "from": {"row": 0, "col": 0}, "to": {"row": 1, "col": 0},
+      "speed": 3}, ("move", "speed")),
+])
+def test_parse_move_problems(data, path):
+    with pytest.raises(InvalidInputError) as error:
+        parse_move(data, path=("move",))
+    assert [p.path for p in error.value.problems] == [path]
+
+
+def test_parse_transport_request_reports_town_and_move_problems_together():
+    body = {"town": town_data(score_track=-1),
+            "move": {"good": "gold", "count": 1, "from": {"row": 0, "col": 0},
+                     "to": {"row": 0, "col": 1}}}
+    with pytest.raises(InvalidInputError) as error:
+        parse_transport_request(body)
+    assert [p.path for p in error.value.problems] == [("town", "score_track"), ("move", "good")]
+    body["town"]["score_track"] = 3
+    body["move"]["good"] = "stone"
+    town_, the_move = parse_transport_request(body)
+    assert town_.score_track == 3 and the_move.good is Good.STONE
+
+
+# -- Hauler's Hut (FF-R17) --------------------------------------------------------------
+
+def test_haul_ignores_routes():
+    town_ = town(b(0, 0, "forest", wood=3), b(0, 1, "mine", stone=2), b(1, 0, "haulers_hut"),
+                 b(-1, 0, "butcher", coal=1), start=False)
+    after = apply_haul(town_, P(1, 0), [Pick(Good.WOOD, 2, P(0, 0)), Pick(Good.STONE, 1, P(0, 1)),
+                                        Pick(Good.COAL, 1, P(-1, 0))])
+    assert after.goods_at(P(1, 0)) == Goods(wood=2, stone=1, coal=1)
+    assert after.goods_at(P(0, 0)) == Goods(wood=1)
+
+
+def test_haul_limits():
+    town_ = town(b(0, 0, "forest", wood=5), b(0, 1, "mine", stone=2), b(1, 0, "haulers_hut"),
+                 start=False)
+    too_many = check_haul(town_, P(1, 0), [Pick(Good.WOOD, 5, P(0, 0))])
+    assert [v.reason for v in too_many] == ["TOO_MANY_GOODS", "NOT_ENOUGH_FREE_SLOTS"]
+    assert {v.rule for v in too_many} == {"FF-R17"}
+    short = check_haul(town_, P(1, 0), [Pick(Good.STONE, 3, P(0, 1))])
+    assert [v.reason for v in short] == ["NOT_ENOUGH_GOODS"]
+    itself = check_haul(town_, P(1, 0), [Pick(Good.WOOD, 1, P(1, 0))])
+    assert [v.reason for v in itself] == ["ORIGIN_NOT_ANOTHER_BUILDING"]
+    not_a_hut = check_haul(town_, P(0, 1), [Pick(Good.WOOD, 1, P(0, 0))])
+    assert [v.reason for v in not_a_hut] == ["NOT_A_HAULER"]
+    with pytest.raises(IllegalMoveError):
+        apply_haul(town_, P(0, 1), [Pick(Good.WOOD, 1, P(0, 0))])
