@@ -144,13 +144,22 @@ def processing_outcomes(building: Building, goods: Goods) -> tuple[Outcome, ...]
     canonical = process(building, goods)
     found: dict[Goods, Outcome] = {canonical.goods: canonical}
     if any(isinstance(e, ConvertDistinct) for e in building.processing):
-        for outcome in _all_outcomes(building.processing, goods, 0, ()):
-            found.setdefault(outcome.goods, outcome)
+        finals = _finals(building.processing, goods, {})
+        for final, (points, steps) in finals.items():
+            found.setdefault(final, Outcome(final, points, steps))
     return tuple(found.values())
 
 
-def _all_outcomes(effects: tuple[ProcessingEffect, ...], goods: Goods, points: int,
-                  steps: tuple[Step, ...]) -> Iterator[Outcome]:
+_Finals = dict[Goods, tuple[int, tuple[Step, ...]]]
+
+
+def _finals(effects: tuple[ProcessingEffect, ...], goods: Goods,
+            memo: dict[Goods, _Finals]) -> _Finals:
+    """The goods processing can leave from ``goods``, each with points and steps (the
+    first effect that can run runs fully, in each legal way; then the rest)."""
+    if goods in memo:
+        return memo[goods]
+    result: _Finals = {}
     for effect in effects:
         if isinstance(effect, Convert):
             times = effect.times(goods)
@@ -163,10 +172,14 @@ def _all_outcomes(effects: tuple[ProcessingEffect, ...], goods: Goods, points: i
             continue
         for spent in options:
             step = _step(effect, spent.total // per, spent)
-            yield from _all_outcomes(effects, goods.minus(spent).plus(step.made),
-                                     points + step.points, (*steps, step))
-        return
-    yield Outcome(goods, points, steps)
+            after = goods.minus(spent).plus(step.made)
+            for final, (points, steps) in _finals(effects, after, memo).items():
+                result.setdefault(final, (step.points + points, (step, *steps)))
+        break
+    else:
+        result = {goods: (0, ())}
+    memo[goods] = result
+    return result
 
 
 def _step(effect: ProcessingEffect, times: int, spent: Goods) -> Step:
