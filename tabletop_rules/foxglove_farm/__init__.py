@@ -13,8 +13,9 @@ Values (:mod:`.model`)
 
 Catalog (:mod:`.catalog`, :mod:`.effects`; format in docs/foxglove-catalog.md)
     ``builtin_catalog() -> Catalog``; ``parse_catalog(data, base=None) -> Catalog`` for a
-    request's ``catalog`` object; ``Building`` (id, name, tiers, slots, cost, effects,
-    documented, depicts, processing, ``source_of(field)``). Effects: ``Gain``,
+    request's ``catalog`` object; ``read_catalog_file(data)``; ``catalog_to_dict``.
+    ``Building`` (id, name, tiers, slots, cost, effects, documented, depicts, processing,
+    ``source_of(field)``). Effects: ``Gain``,
     ``GainPerHeld``, ``BonusIfHeld``, ``Convert``, ``ConvertDistinct``,
     ``PerBuildingViaTrails``, ``PerSurroundingProcessor``, ``Haul``.
 
@@ -27,24 +28,31 @@ Routes (:mod:`.routes`, FF-R1 to FF-R3)
     ``reachable(town, origin, good) -> {destination: route}``,
     ``find_route(town, origin, destination, good) -> route | None``; a route is a tuple of
     positions, origin and destination included. ``town.network`` (a ``Network``, built
-    once per layout and shared by derived towns) offers ``connected``, ``links``,
-    ``routes_from(origin, good, variant)`` and ``buildings_via_trails``.
+    once per layout and shared by derived towns) offers ``connected(a, b)``, ``links``,
+    ``routes_from(origin, good, variant)``, ``route(...)``, ``path(...)`` (ignoring what
+    the destination depicts), ``buildings_via_trails(origin)``, ``building_positions``
+    and ``processor_positions``.
 
 Transport (:mod:`.transport`)
     ``Move(good, count, origin, destination)``, ``parse_move(data)``,
     ``check_move(town, move) -> MoveCheck`` (legal, path, town after, violations with rule
     id, machine reason and message), ``apply_move(town, move) -> Town`` (raises
-    ``IllegalMoveError``), ``free_slots(town, position)``.
+    ``IllegalMoveError``), ``free_slots(town, position)``,
+    ``parse_transport_request(body) -> (town, move)``; Hauler's Hut (FF-R17):
+    ``check_haul(town, hut, picks)``, ``apply_haul(town, hut, picks)`` with ``Pick``.
 
 Processing (:mod:`.processing`, FF-R4, FF-R15)
     ``run_processing(town, choices=None) -> ProcessingResult(town, points, log)``: every
     processing effect executed fully; the score track advances by the points.
-    ``processing_outcomes(building, goods)`` lists the outcomes FF-R4 allows one building.
+    ``process(building, goods) -> Outcome`` is one building's canonical outcome;
+    ``processing_outcomes(building, goods)`` lists every outcome FF-R4 allows it.
 
 Scoring and ranking (:mod:`.scoring`, :mod:`.ranking`)
     ``score_town(town) -> TownScore`` (total, score_track, end_game entries,
     end_game_points, goods_remaining, tile_count), ``end_game_points(town) -> int``,
-    ``rank_towns([(name, town), ...]) -> Ranking`` (FF-R16 tie-breaks, FF-R18 floor).
+    ``rank_towns([(name, town), ...]) -> Ranking`` (FF-R16 tie-breaks, FF-R18 floor),
+    ``parse_players(body)`` for the rank request. Answers have ``to_dict()`` in the
+    contract's JSON form.
 """
 
 from .catalog import (

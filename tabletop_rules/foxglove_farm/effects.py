@@ -219,11 +219,6 @@ Effect = (Gain | GainPerHeld | BonusIfHeld | Convert | ConvertDistinct | PerBuil
           | PerSurroundingProcessor | Haul)
 ProcessingEffect = Convert | ConvertDistinct
 
-EFFECT_KINDS: tuple[str, ...] = (
-    "gain", "gain_per_held", "bonus_if_held", "convert", "convert_distinct",
-    "per_building_via_trails", "per_surrounding_processor", "haul",
-)
-
 _DEFAULT_RULES = {
     "convert": PROCESSING_RULE,
     "convert_distinct": PROCESSING_RULE,
@@ -242,6 +237,3 @@ def rule_of(effect: Effect) -> str:
     return {Phase.PRODUCTION: PRODUCTION_RULE, Phase.IMMEDIATE: IMMEDIATE_RULE}.get(
         effect.phase, END_OF_GAME_RULE)
 
-
-def is_processing(effect: Effect) -> bool:
-    return effect.phase is Phase.PROCESSING

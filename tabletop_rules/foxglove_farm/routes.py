@@ -71,19 +71,6 @@ class Network:
         """True when the tiles at ``a`` and ``b`` are neighbours connected by trails (FF-R1)."""
         return b in self.links.get(a, ())
 
-    def group(self, start: Position) -> frozenset[Position]:
-        """Every tile joined to ``start`` through connections, any building passable."""
-        if start not in self.links:
-            return frozenset()
-        seen = {start}
-        queue = deque([start])
-        while queue:
-            for nxt in self.links[queue.popleft()]:
-                if nxt not in seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
-        return frozenset(seen)
-
     def routes_from(self, origin: Position, good: Good,
                     variant: Variant = Variant.STANDARD) -> Mapping[Position, Route]:
         """Every building a good of type ``good`` on ``origin`` can be moved to, with a

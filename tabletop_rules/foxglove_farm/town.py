@@ -257,7 +257,7 @@ def _check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
             holds = ", ".join(g.value for g in sorted(building.depicts, key=lambda g: g.index))
             problems.append(Problem((*path, "goods", good.value), (
                 f"a {building.name} cannot hold {good.value}: a building holds only the goods "
-                f"its effects depict ({holds or 'none'}) ({HOLDING_RULE}); is this a "
+                f"its effects depict, here {holds or 'none'} ({HOLDING_RULE}); is this a "
                 "misreading?")))
     if tile.goods.total > building.slots:
         problems.append(Problem((*path, "goods"), (

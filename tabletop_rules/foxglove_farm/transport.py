@@ -124,7 +124,7 @@ def parse_transport_request(data: object) -> tuple[Town, Move]:
 def free_slots(town: Town, position: Position) -> int:
     """Free goods slots on the building at ``position`` (0 where there is none)."""
     tile = town.building_at(position)
-    return tile.building.slots - tile.goods.total if tile is not None else 0
+    return tile.free_slots if tile is not None else 0
 
 
 def check_move(town: Town, move: Move) -> MoveCheck:
