@@ -214,8 +214,8 @@ def _parse_definitions(data: object, base: Catalog | None, path: Path,
     return definitions
 
 
-def _valid_id(building_id: str) -> bool:
-    return (0 < len(building_id) <= MAX_ID_LENGTH and building_id[0].isascii()
+def _valid_id(building_id: object) -> bool:
+    return (isinstance(building_id, str) and 0 < len(building_id) <= MAX_ID_LENGTH and building_id[0].isascii()
             and building_id[0].isalpha() and building_id.islower()
             and all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in building_id))
 

@@ -5,11 +5,14 @@ from hypothesis import strategies as st
 
 from tabletop_rules.foxglove_farm import (
     Good,
+    Move,
     Position,
     Variant,
+    apply_move,
     find_route,
     parse_town,
     reachable,
+    run_processing,
 )
 
 from .towns import TRAIL_SHAPES, b, t, town, town_dicts
@@ -103,6 +106,11 @@ def test_network_is_shared_by_derived_towns():
     network = town_.network
     moved = town_.with_goods({P(0, 0): town_.goods_at(P(0, 0))})
     assert moved.network is network
+    stocked = town(*THROUGH[:3], b(4, 0, "charcoal_kiln", wood=1))
+    network = stocked.network
+    assert run_processing(stocked).town.network is network
+    assert apply_move(run_processing(stocked).town,
+                      Move(Good.COAL, 1, P(4, 0), P(2, 0))).network is network
 
 
 def test_routes_connect_consecutive_positions():
