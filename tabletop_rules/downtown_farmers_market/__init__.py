@@ -17,6 +17,8 @@ from .challenges import (
     OneOfEach,
     PerSet,
 )
+from .draft import REVEAL_SIZE, ROUNDS, TOTAL_TILES, Action
+from .legality import Reason, Verdict, Violation, describe_tile, legal_moves, validate
 from .model import (
     GRID_SIZE,
     INGREDIENTS,
@@ -29,9 +31,13 @@ from .model import (
     count_ingredients,
     empty_grid,
 )
+from .moves import DiscardTile, Move, RevealTiles, Setup, TakeTile, canonical_tile, check_move
 from .ranking import Ranking, Standing, rank_boards, tie_break_key
+from .replay import ReplayResult, replay
 from .scoring import BoardScore, LineScore, score_board
-from .validation import check_board, check_challenge, check_players, validate_board
+from .setup import check_setup, new_game
+from .state import RULES_VERSION, GameState, Player, check_state
+from .validation import check_board, check_challenge, check_players, check_tile, validate_board
 
 __all__ = [
     "GRID_SIZE", "INGREDIENTS", "Board", "BoardScore", "Challenge", "ExactCount",
@@ -40,4 +46,10 @@ __all__ = [
     "Space", "Standing", "check_board", "check_challenge", "check_players",
     "count_ingredients", "empty_grid", "rank_boards", "score_board", "tie_break_key",
     "validate_board",
+    # the game: state, moves, legality, replay
+    "REVEAL_SIZE", "ROUNDS", "RULES_VERSION", "TOTAL_TILES", "Action", "DiscardTile",
+    "GameState", "Move", "Player", "Reason", "ReplayResult", "RevealTiles", "Setup",
+    "TakeTile", "Verdict", "Violation", "canonical_tile", "check_move", "check_setup",
+    "check_state", "check_tile", "describe_tile", "legal_moves", "new_game", "replay",
+    "validate",
 ]

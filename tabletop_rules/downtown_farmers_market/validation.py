@@ -17,6 +17,7 @@ from .model import (
     MAX_TILE_INGREDIENTS,
     MIN_TILE_INGREDIENTS,
     Board,
+    FoodTile,
     Mode,
 )
 
@@ -68,6 +69,15 @@ def _check_grid(board: Board) -> list[Problem]:
                     f"a Food tile shows {MIN_TILE_INGREDIENTS} to {MAX_TILE_INGREDIENTS} "
                     f"ingredients (DFM-R15); this one has {n}; use null for an empty space"))
     return problems
+
+
+def check_tile(tile: FoodTile) -> list[Problem]:
+    """The problem with a loose Food tile (face up, discarded, in a move), if any."""
+    n = len(tile.ingredients)
+    if MIN_TILE_INGREDIENTS <= n <= MAX_TILE_INGREDIENTS:
+        return []
+    return [Problem((), f"a Food tile shows {MIN_TILE_INGREDIENTS} to {MAX_TILE_INGREDIENTS} "
+                    f"ingredients (DFM-R15); this one has {n}")]
 
 
 def check_challenge(challenge: Challenge) -> list[Problem]:

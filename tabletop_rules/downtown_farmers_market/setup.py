@@ -1,0 +1,52 @@
+"""Starting a game: checking a :class:`.Setup` and turning it into the first state."""
+
+from __future__ import annotations
+
+from ..problems import InvalidInputError, Problem
+from .draft import DRAFT_RULE, FACE_UP, MAX_PLAYERS, MIN_PLAYERS, TOTAL_TILES, Action
+from .moves import Setup
+from .state import GameState, check_rules_version, check_seats
+from .validation import check_tile
+
+
+def check_setup(setup: Setup) -> list[Problem]:
+    """Every problem with ``setup``; an empty list means :func:`new_game` accepts it."""
+    problems = check_rules_version(setup.rules_version)
+    if problems:
+        return problems
+    problems = check_seats(setup.mode, setup.players)
+    n = len(setup.players)
+    if MIN_PLAYERS <= n <= MAX_PLAYERS and not 0 <= setup.first_player < n:
+        problems.append(Problem(("first_player",), f"a seat from 0 to {n - 1}; "
+                                f"got {setup.first_player}"))
+    problems.extend(Problem(("players", i, "board", "grid"),
+                            f"a game begins with empty grids; {p.name}'s holds "
+                            f"{p.board.tile_count} tiles")
+                    for i, p in enumerate(setup.players) if p.board.tile_count)
+    want = FACE_UP[setup.mode]
+    if len(setup.face_up) != want:
+        problems.append(Problem(("face_up",), f"a {setup.mode.value} game begins with {want} "
+                                f"tiles face up ({DRAFT_RULE[setup.mode]}); "
+                                f"got {len(setup.face_up)}"))
+    problems.extend(p.under("face_up", i) for i, tile in enumerate(setup.face_up)
+                    for p in check_tile(tile))
+    return problems
+
+
+def new_game(setup: Setup) -> GameState:
+    """The state before the first take; :class:`InvalidInputError` if ``setup`` is wrong."""
+    problems = check_setup(setup)
+    if problems:
+        raise InvalidInputError(problems)
+    return GameState(
+        rules_version=setup.rules_version,
+        mode=setup.mode,
+        players=setup.players,
+        face_up=setup.face_up,
+        pile_count=TOTAL_TILES - len(setup.face_up),
+        discards=(),
+        round=1,
+        first_player=setup.first_player,
+        current_player=setup.first_player,
+        expected=Action.TAKE,
+    )
