@@ -50,7 +50,10 @@ def _verdict(met: bool, points_if_met: int, reason: str, rule: str) -> LineVerdi
 class Challenge(Protocol):
     """What every Challenge type offers."""
 
-    points: int
+    @property
+    def points(self) -> int:
+        """The number on the wooden crate (read-only: the types are frozen dataclasses)."""
+        ...
 
     @property
     def kind(self) -> str:
