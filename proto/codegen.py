@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from importlib import resources
 from pathlib import Path
 
 from grpc_tools import protoc
@@ -33,6 +34,8 @@ def generate(out_dir: Path) -> None:
     args = [
         "grpc_tools.protoc",
         f"--proto_path={PROTO_ROOT}",
+        # grpc_tools ships the well-known types (google/protobuf/struct.proto, ...).
+        f"--proto_path={resources.files('grpc_tools') / '_proto'}",
         f"--python_out={out_dir}",
         f"--grpc_python_out={out_dir}",
         f"--plugin=protoc-gen-mypy={bin_dir / 'protoc-gen-mypy'}",
