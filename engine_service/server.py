@@ -19,10 +19,11 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from .downtown_farmers_market import servicer as downtown_farmers_market
+from .foxglove_farm import servicer as foxglove_farm
 
 log = logging.getLogger(__name__)
 
-GAME_SERVICES = (downtown_farmers_market.register,)
+GAME_SERVICES = (downtown_farmers_market.register, foxglove_farm.register)
 """Each game's ``register(server) -> service name``."""
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024

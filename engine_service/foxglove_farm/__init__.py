@@ -1,0 +1,1 @@
+"""The Foxglove Farm service: protobuf conversion and the servicer."""
