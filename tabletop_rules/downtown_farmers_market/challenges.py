@@ -37,13 +37,18 @@ def _names(ingredients: tuple[Ingredient, ...] | list[Ingredient], conjunction: 
     return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
 
 
+def quantity(n: int, noun: str) -> str:
+    """``quantity(1, "point")`` is "1 point", ``quantity(2, "point")`` "2 points"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _times(n: int) -> str:
     return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
 
 def _verdict(met: bool, points_if_met: int, reason: str, rule: str) -> LineVerdict:
     earned = points_if_met if met else 0
-    outcome = f"met, {earned} point{'s' if earned != 1 else ''}" if met else "not met, 0 points"
+    outcome = f"met, {quantity(earned, 'point')}" if met else "not met, 0 points"
     return LineVerdict(met, earned, f"{reason}: {outcome}", rule)
 
 
@@ -201,8 +206,7 @@ class PerSet:
     def evaluate(self, counts: Counts) -> LineVerdict:
         formed = most_sets(self.sets, counts)
         shown = " or ".join("+".join(i.value for i in s) for s in self.sets)
-        reason = f"{self.points} point{'s' if self.points != 1 else ''} per {shown}; " \
-                 f"{formed} set{'s' if formed != 1 else ''} formed"
+        reason = f"{quantity(self.points, 'point')} per {shown}; {quantity(formed, 'set')} formed"
         return _verdict(formed > 0, self.points * formed, reason, self.rule)
 
 

@@ -17,10 +17,11 @@ import enum
 from dataclasses import dataclass, replace
 
 from ..problems import InvalidInputError, Path
+from .challenges import quantity
 from .draft import DRAFT_RULE, REVEAL_SIZE, Action, discards_per_round
 from .model import GRID_SIZE, Board, FoodTile, Mode
 from .moves import DiscardTile, Move, RevealTiles, TakeTile, canonical_tile, check_move
-from .state import GameState, Player, check_state, locate_state, tiles_in_words
+from .state import GameState, Player, check_state, locate_state
 
 PLACEMENT_RULE = "DFM-R12"
 END_RULE = "DFM-R14"
@@ -182,7 +183,7 @@ def _reveal_violations(state: GameState, move: RevealTiles) -> list[Violation]:
         found.append(Violation(Reason.WRONG_REVEAL_SIZE, rule, message, ("tiles",)))
     if count > state.pile_count:
         found.append(Violation(Reason.TILES_NOT_IN_PILE, TILES_RULE,
-                               f"The pile holds only {tiles_in_words(state.pile_count)}, "
+                               f"The pile holds only {quantity(state.pile_count, 'tile')}, "
                                f"not {count}", ("tiles",)))
     return found
 

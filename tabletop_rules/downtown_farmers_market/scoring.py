@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .challenges import Challenge, LineVerdict
+from .challenges import Challenge, LineVerdict, quantity
 from .model import GRID_SIZE, INGREDIENTS, Board, Mode, Space, count_ingredients
 
 YOUNG_SHOPPER_RULE = "DFM-R9"
@@ -94,5 +94,5 @@ def _young_shopper(line: tuple[Space, ...]) -> LineVerdict:
     leaders = [i.value for i in INGREDIENTS if counts[i] == most]
     tie = f" (tied with {', '.join(leaders[1:])}, counted once)" if len(leaders) > 1 else ""
     return LineVerdict(True, most, f"Most frequent ingredient: {leaders[0]}, "
-                       f"{most} time{'s' if most != 1 else ''}{tie}: {most} points",
+                       f"{quantity(most, 'time')}{tie}: {quantity(most, 'point')}",
                        YOUNG_SHOPPER_RULE)

@@ -24,6 +24,7 @@ from .draft import (
     locate,
     schedule,
 )
+from .challenges import quantity
 from .model import Board, FoodTile, Mode
 from .validation import check_players, check_tile
 
@@ -133,7 +134,7 @@ def _check_progress(state: GameState) -> list[Problem]:
     at = f"at this point ({_moment(state)})"
     problems = [
         Problem(("players", seat, "board", "grid"),
-                f"{player.name}'s grid holds {tiles_in_words(player.board.tile_count)}; {at} it "
+                f"{player.name}'s grid holds {quantity(player.board.tile_count, 'tile')}; {at} it "
                 f"should hold {want}")
         for seat, (player, want) in enumerate(zip(state.players, stage.tiles))
         if player.board.tile_count != want
@@ -143,7 +144,7 @@ def _check_progress(state: GameState) -> list[Problem]:
             ("face_up", "face up", len(state.face_up), stage.face_up),
             ("pile_count", "in the pile", state.pile_count, stage.pile)):
         if have != want:
-            problems.append(Problem((field,), f"{tiles_in_words(have)} {where}; {at} there "
+            problems.append(Problem((field,), f"{quantity(have, 'tile')} {where}; {at} there "
                                     f"should be {want} ({DRAFT_RULE[state.mode]})"))
     return problems
 
@@ -184,6 +185,3 @@ def _happens(state: GameState, seat: int, action: Action | None) -> str:
     return f"{name} {action.value}s"
 
 
-def tiles_in_words(n: int) -> str:
-    """``1 tile``, ``3 tiles``."""
-    return f"{n} tile{'s' if n != 1 else ''}"
