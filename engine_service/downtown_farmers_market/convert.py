@@ -94,9 +94,9 @@ class _Reader:
         return dfm.Board(grid, sides["row_challenges"], sides["column_challenges"],
                          self.mode(message.mode, (*path, "mode")))
 
-    def done(self, check_whole: Callable[[], list[Problem]]) -> None:
+    def done(self, check_whole: Callable[[], list[Problem]] | None = None) -> None:
         """Raise every problem found; the whole-input checks run only on what read cleanly."""
-        if not self.problems:
+        if not self.problems and check_whole:
             self.problems.extend(check_whole())
         if self.problems:
             raise InvalidInputError(self.problems)
@@ -112,11 +112,12 @@ def board_from_proto(message: board_pb2.Board, path: Path = ()) -> dfm.Board:
 
 def players_from_proto(messages: Sequence[scoring_pb2.PlayerBoard]
                        ) -> list[tuple[str, dfm.Board]]:
-    """Named, well-formed boards to rank (the request's ``players``), or every problem."""
+    """Named boards to rank (the request's ``players``), or every problem reading them;
+    :func:`~tabletop_rules.downtown_farmers_market.rank_boards` checks them as a whole."""
     reader = _Reader()
     players = [(m.name, reader.board(m.board, ("players", i, "board")))
                for i, m in enumerate(messages)]
-    reader.done(lambda: dfm.check_players(players))
+    reader.done()
     return players
 
 

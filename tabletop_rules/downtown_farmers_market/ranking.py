@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..problems import InvalidInputError, Problem
+from ..problems import InvalidInputError
 from ..standings import place
 from .model import Board, Mode
 from .scoring import BoardScore, score_board
+from .validation import check_players
 
 RANKING_RULE = "DFM-R10"
 
@@ -41,16 +42,11 @@ def tie_break_key(score: BoardScore) -> tuple[int, ...]:
 
 
 def rank_boards(players: Sequence[tuple[str, Board]]) -> Ranking:
-    """Score and place each ``(name, board)``; all boards must be of one mode."""
-    modes = {board.mode for _, board in players}
-    if len(modes) > 1:
-        first = players[0][1].mode
-        raise InvalidInputError([
-            Problem(("players", i, "board", "mode"),
-                    f"all players must play one mode; the first plays {first.value}, "
-                    f"this one {board.mode.value}")
-            for i, (_, board) in enumerate(players) if board.mode is not first
-        ])
+    """Score and place each ``(name, board)``; :class:`InvalidInputError` lists every
+    problem (see :func:`.validation.check_players`), mixed modes included."""
+    problems = check_players(players)
+    if problems:
+        raise InvalidInputError(problems)
     scored = [(name, score_board(board)) for name, board in players]
     placed = place(scored, key=lambda entry: tie_break_key(entry[1]))
     return Ranking(tuple(Standing(p.entry[0], p.entry[1], p.place) for p in placed))

@@ -110,12 +110,7 @@ def check_seats(mode: Mode, players: Sequence[Player]) -> list[Problem]:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         return [Problem(("players",), f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players; "
                         f"got {len(players)}")]
-    problems = check_players([(p.name, p.board) for p in players])
-    problems.extend(Problem(("players", i, "board", "mode"),
-                            f"the game is played in {mode.value} mode; this board is "
-                            f"{p.board.mode.value}")
-                    for i, p in enumerate(players) if p.board.mode is not mode)
-    return problems
+    return check_players([(p.name, p.board) for p in players], mode)
 
 
 def locate_state(state: GameState) -> tuple[tuple[Stage, ...], int] | None:

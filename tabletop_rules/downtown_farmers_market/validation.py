@@ -120,9 +120,14 @@ def _line_count(path: tuple[str, ...], n: int) -> list[Problem]:
                     f"{MAX_LINE_INGREDIENTS} ingredients); got {n}")]
 
 
-def check_players(players: Sequence[tuple[str, Board]]) -> list[Problem]:
-    """Every problem with a list of named boards to rank."""
+def check_players(players: Sequence[tuple[str, Board]], mode: Mode | None = None
+                  ) -> list[Problem]:
+    """Every problem with named boards played together, all in ``mode`` (default: the
+    first board's)."""
     problems: list[Problem] = []
+    expected = mode or (players[0][1].mode if players else Mode.STANDARD)
+    setting = (f"the game is played in {expected.value} mode" if mode else
+               f"the first player's board is in {expected.value} mode")
     if not 1 <= len(players) <= MAX_PLAYERS:
         problems.append(Problem(("players",), f"rank 1 to {MAX_PLAYERS} players; "
                                 f"got {len(players)}"))
@@ -135,5 +140,8 @@ def check_players(players: Sequence[tuple[str, Board]]) -> list[Problem]:
             problems.append(Problem(("players", i, "name"), f"{name!r} is named twice; "
                                     "give each player a distinct name"))
         names.add(name)
+        if board.mode is not expected:
+            problems.append(Problem(("players", i, "board", "mode"),
+                                    f"{setting}; this board is {board.mode.value}"))
         problems.extend(p.under("players", i, "board") for p in check_board(board))
     return problems

@@ -172,3 +172,12 @@ def test_players_problems_all_at_once_with_board_paths_nested() -> None:
         ("players",), ("players", 1, "name"), ("players", 2, "name"),
         ("players", 3, "board", "grid", 0, 0),
         ("players", 4, "board", COLUMN, 1, "points")])
+
+
+def test_players_on_mixed_modes_are_reported_with_the_other_problems() -> None:
+    request = players("Ana", "", "Cy")
+    for seat in (1, 2):
+        request[seat]["board"] = {"mode": "young_shopper", "grid": request[seat]["board"]["grid"]}
+    assert Counter(player_paths(request)) == Counter([
+        ("players", 1, "name"), ("players", 1, "board", "mode"),
+        ("players", 2, "board", "mode")])
