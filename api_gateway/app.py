@@ -13,8 +13,9 @@ from .fields import tagged_openapi
 from .problems import PROBLEM_CONTENT_TYPE, ProblemError, from_http_exception, unexpected
 from .resources import health
 from .resources.downtown_farmers_market import routes as downtown_farmers_market
+from .resources.foxglove_farm import routes as foxglove_farm
 
-BLUEPRINTS = (health.blueprint, downtown_farmers_market.blueprint)
+BLUEPRINTS = (health.blueprint, downtown_farmers_market.blueprint, foxglove_farm.blueprint)
 
 PROBLEM_SCHEMA = {
     "type": "object",

@@ -1,0 +1,1 @@
+"""Foxglove Farm endpoints under ``/v1/foxglove-farm``."""

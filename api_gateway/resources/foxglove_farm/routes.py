@@ -1,0 +1,57 @@
+"""``/v1/foxglove-farm``: score a town, rank players, rule on a transport, plan the final
+round."""
+
+from __future__ import annotations
+
+from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
+from referee.foxglove_farm.v1 import foxglove_farm_service_pb2_grpc as service_grpc
+
+from ... import engine
+from ...blueprint import Blueprint
+from .schemas import (
+    RankTownsSchema,
+    TownRankingSchema,
+    TownSchema,
+    TownScoreSchema,
+    TransportRequestSchema,
+    TransportVerdictSchema,
+)
+
+blueprint = Blueprint("foxglove-farm", __name__, url_prefix="/v1/foxglove-farm",
+                      description="Score towns, rank players, rule on transports and plan "
+                                  "the final round.")
+
+PROBLEMS = (400, 413, 422, 503, 504)
+
+
+def _stub() -> service_grpc.FoxgloveFarmServiceStub:
+    return service_grpc.FoxgloveFarmServiceStub(engine.channel())
+
+
+@blueprint.post("/score")
+@blueprint.arguments(TownSchema, as_kwargs=False)
+@blueprint.response(200, TownScoreSchema)
+@blueprint.problem_responses(*PROBLEMS)
+def score(town):  # type: ignore[no-untyped-def]
+    """Score a town after the fourth round: score track plus each end-game effect."""
+    answer = engine.call(_stub().ScoreTown, service_pb2.ScoreTownRequest(town=town),
+                         strip_prefix="/town")
+    return answer.score
+
+
+@blueprint.post("/rank")
+@blueprint.arguments(RankTownsSchema, as_kwargs=False)
+@blueprint.response(200, TownRankingSchema)
+@blueprint.problem_responses(*PROBLEMS)
+def rank(request):  # type: ignore[no-untyped-def]
+    """Score and place 1 to 4 players, with the rulebook's tie-breaks (FF-R16)."""
+    return engine.call(_stub().RankPlayers, request)
+
+
+@blueprint.post("/transport/validate")
+@blueprint.arguments(TransportRequestSchema, as_kwargs=False)
+@blueprint.response(200, TransportVerdictSchema)
+@blueprint.problem_responses(*PROBLEMS)
+def validate_transport(request):  # type: ignore[no-untyped-def]
+    """Rule on one transport: an illegal move is a 200 answer with ``legal`` false."""
+    return engine.call(_stub().ValidateTransport, request)

@@ -1,0 +1,303 @@
+"""The contract's Foxglove Farm JSON, read into protobuf requests and written from answers.
+
+These schemas check JSON types and names, and refuse what a protobuf message cannot
+carry (a tile that is both a building and a trail, numbers beyond 32 bits, a catalog that
+nests absurdly deep); what makes a town well formed (the starting tile, connected tiles,
+goods a building may hold, known buildings, catalog definitions) is the rules' to say, and
+the engine's answers carry those problems as pointers into the same JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import marshmallow as ma
+from google.protobuf import json_format, struct_pb2
+
+from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
+from referee.foxglove_farm.v1 import scoring_pb2, town_pb2, transport_pb2
+
+from ...fields import INT32_MAX, ProtoEnum, whole_number
+
+MAX_CATALOG_DEPTH = 16
+"""No catalog definition nests deeper (the deepest, an effect's ``one_of``, needs 6)."""
+
+MAX_EXACT_INTEGER = 2**53
+"""Catalog numbers travel as doubles (``google.protobuf.Struct``); larger ones do not fit."""
+
+
+def int32(**kwargs: Any) -> ma.fields.Integer:
+    """Any whole number the wire carries; the rules say which are in range."""
+    return whole_number(-INT32_MAX - 1, INT32_MAX, **kwargs)
+
+
+def good_type(**kwargs: Any) -> ProtoEnum:
+    return ProtoEnum(town_pb2.Good, "a goods type", **kwargs)
+
+
+class Side(ProtoEnum):
+    """A side of a tile, named N, E, S or W as the contract does."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(town_pb2.Side, "a side", **kwargs)
+        self.by_name = {name.upper(): number for name, number in self.by_name.items()}
+        self.by_number = {number: name for name, number in self.by_name.items()}
+        self.metadata["enum"] = list(self.by_name)
+
+
+class GoodsField(ma.fields.Dict):
+    """A goods object, ``{"wood": 2}``: absent types are none, and none are left out."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(keys=good_type(), values=whole_number(), **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> town_pb2.Goods:
+        counts = super()._deserialize(value, attr, data, **kwargs)
+        names = self.key_field.by_number  # type: ignore[union-attr]
+        return town_pb2.Goods(**{names[number]: n for number, n in counts.items()})
+
+    def _serialize(self, value: town_pb2.Goods | None, attr: str | None, obj: Any,
+                   **kwargs: Any) -> dict[str, int] | None:
+        if value is None:
+            return None
+        return {field.name: count for field, count in value.ListFields()}
+
+
+def _whole_numbers(value: Any) -> Any:
+    """JSON from a Struct, its integral doubles written as the whole numbers they were."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _whole_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_whole_numbers(item) for item in value]
+    return value
+
+
+def _unfit(value: Any, depth: int) -> Any:
+    """What in ``value`` a Struct cannot carry, as marshmallow's nested messages, or None."""
+    if isinstance(value, dict | list) and depth > MAX_CATALOG_DEPTH:
+        return [f"nested more than {MAX_CATALOG_DEPTH} levels deep in the catalog; no "
+                "definition is (see docs/foxglove-catalog.md)"]
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_EXACT_INTEGER:
+        return [f"must be from {-MAX_EXACT_INTEGER} to {MAX_EXACT_INTEGER}"]
+    items = value.items() if isinstance(value, dict) else \
+        enumerate(value) if isinstance(value, list) else ()
+    found = {key: problem for key, item in items
+             if (problem := _unfit(item, depth + 1)) is not None}
+    return found or None
+
+
+class CatalogField(ma.fields.Field):
+    """The town's ``catalog``: building definitions by id, carried as JSON to the engine."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(metadata={"type": "object", "description": (
+            "building definitions by id that add to or override the built-in catalog, "
+            "in the format of docs/foxglove-catalog.md")}, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> struct_pb2.Struct:
+        if not isinstance(value, dict):
+            raise ma.ValidationError("expected a JSON object of building definitions by id")
+        unfit = _unfit(value, 1)
+        if unfit is not None:
+            raise ma.ValidationError(unfit)
+        struct = struct_pb2.Struct()
+        struct.update(value)
+        return struct
+
+    def _serialize(self, value: struct_pb2.Struct | None, attr: str | None, obj: Any,
+                   **kwargs: Any) -> dict[str, Any] | None:
+        return None if value is None else _whole_numbers(json_format.MessageToDict(value))
+
+
+class TownPositionSchema(ma.Schema):
+    """A square of the town: ``row`` grows to the south, ``col`` to the east."""
+
+    row = int32(required=True)
+    col = int32(required=True)
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> town_pb2.Position:
+        return town_pb2.Position(**data)
+
+
+def position(**kwargs: Any) -> ma.fields.Nested:
+    return ma.fields.Nested(TownPositionSchema, **kwargs)
+
+
+class PathField(ma.fields.Field):
+    """A route as the contract writes it: ``[[row, col], ...]``, both ends included."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(metadata={"type": "array", "items": {
+            "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+            "description": "[[row, col], ...], origin and destination included"}, **kwargs)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any,
+                   **kwargs: Any) -> list[list[int]] | None:
+        return None if value is None else [[p.row, p.col] for p in value]
+
+
+class TownTileSchema(ma.Schema):
+    """A building tile (its id and goods) or a trail tile (its open sides) at a position."""
+
+    row = int32(required=True)
+    col = int32(required=True)
+    building = ma.fields.String(metadata={"description": (
+        "a building id: the rulebook's name in snake_case, apostrophes dropped")})
+    trail = ma.fields.List(Side(), metadata={"description": (
+        "the open sides: two opposite, two neighbouring, or three")})
+    goods = GoodsField(allow_none=True, metadata={"description": "goods on a building"})
+
+    @ma.validates_schema
+    def one_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if "building" in data and "trail" in data:
+            raise ma.ValidationError('a tile has either "building" (a building id) or '
+                                     '"trail" (its open sides), not both')
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> town_pb2.Tile:
+        tile = town_pb2.Tile(row=data["row"], col=data["col"])
+        if "building" in data:
+            tile.building = data["building"]
+        if "trail" in data:
+            tile.trail.sides.extend(data["trail"])
+        if data.get("goods") is not None:
+            tile.goods.CopyFrom(data["goods"])
+        return tile
+
+    @ma.pre_dump
+    def from_proto(self, tile: town_pb2.Tile, **kwargs: Any) -> dict[str, Any]:
+        """The contract's keys, only those the tile has."""
+        data: dict[str, Any] = {"row": tile.row, "col": tile.col}
+        kind = tile.WhichOneof("kind")
+        if kind == "building":
+            data["building"] = tile.building
+        elif kind == "trail":
+            data["trail"] = tile.trail.sides
+        if tile.HasField("goods"):
+            data["goods"] = tile.goods
+        return data
+
+
+class TownSchema(ma.Schema):
+    """One player's town: its variant, score track, tiles and catalog additions."""
+
+    variant = ProtoEnum(town_pb2.Variant, "a variant", load_default=town_pb2.VARIANT_STANDARD)
+    score_track = whole_number(load_default=0, metadata={
+        "description": "the points on the score track, laps counted"})
+    tiles = ma.fields.List(ma.fields.Nested(TownTileSchema), required=True, metadata={
+        "description": "every tile; exactly one forest and one mine, side by side"})
+    catalog = CatalogField(allow_none=True)
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> town_pb2.Town:
+        return town_pb2.Town(variant=data["variant"], score_track=data["score_track"],
+                             tiles=data["tiles"], catalog=data.get("catalog"))
+
+    @ma.pre_dump
+    def from_proto(self, town: town_pb2.Town, **kwargs: Any) -> dict[str, Any]:
+        data = {"variant": town.variant, "score_track": town.score_track, "tiles": town.tiles}
+        return {**data, "catalog": town.catalog} if town.HasField("catalog") else data
+
+
+class TownPlayerSchema(ma.Schema):
+    """A named player's town."""
+
+    name = ma.fields.String(required=True)
+    town = ma.fields.Nested(TownSchema, required=True)
+
+
+class RankTownsSchema(ma.Schema):
+    """The players to rank."""
+
+    players = ma.fields.List(ma.fields.Nested(TownPlayerSchema), required=True,
+                             metadata={"description": "1 to 4 players with distinct names"})
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> service_pb2.RankPlayersRequest:
+        return service_pb2.RankPlayersRequest(players=[
+            scoring_pb2.PlayerTown(name=p["name"], town=p["town"]) for p in data["players"]])
+
+
+class TransportMoveSchema(ma.Schema):
+    """Goods to move from one building to another along the trails."""
+
+    good = good_type(required=True)
+    count = int32(metadata={"description": "how many (default 1)"})
+    origin = position(required=True, data_key="from")
+    destination = position(required=True, data_key="to")
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> transport_pb2.Move:
+        return transport_pb2.Move(**data)
+
+
+class TransportRequestSchema(ma.Schema):
+    """A town and a move to rule on."""
+
+    town = ma.fields.Nested(TownSchema, required=True)
+    move = ma.fields.Nested(TransportMoveSchema, required=True)
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any
+                 ) -> service_pb2.ValidateTransportRequest:
+        return service_pb2.ValidateTransportRequest(**data)
+
+
+class EndGameEntrySchema(ma.Schema):
+    building = ma.fields.String()
+    row = ma.fields.Integer()
+    col = ma.fields.Integer()
+    points = ma.fields.Integer()
+    explanation = ma.fields.String()
+    rule = ma.fields.String(metadata={"description": "the ruling applied, e.g. FF-R7"})
+
+
+class TownScoreSchema(ma.Schema):
+    total = ma.fields.Integer(metadata={"description": "score track + end-game points, "
+                                                       "never below 0 (FF-R18)"})
+    score_track = ma.fields.Integer()
+    end_game_points = ma.fields.Integer()
+    end_game = ma.fields.List(ma.fields.Nested(EndGameEntrySchema))
+    goods_remaining = ma.fields.Integer()
+    tile_count = ma.fields.Integer(metadata={"description": "the starting tile counts as two"})
+
+
+class TownStandingSchema(ma.Schema):
+    name = ma.fields.String()
+    total = ma.fields.Integer()
+    goods_remaining = ma.fields.Integer()
+    tile_count = ma.fields.Integer()
+    place = ma.fields.Integer(metadata={"description": "1 is first; ties share a place"})
+
+
+class TownRankingSchema(ma.Schema):
+    standings = ma.fields.List(ma.fields.Nested(TownStandingSchema))
+    winners = ma.fields.List(ma.fields.String())
+
+
+class TransportViolationSchema(ma.Schema):
+    rule = ma.fields.String(metadata={"description": "the rule broken, e.g. FF-R3"})
+    reason = ma.fields.String(metadata={"description": "a stable UPPER_SNAKE reason"})
+    message = ma.fields.String()
+
+
+class TransportVerdictSchema(ma.Schema):
+    """Legal, with the route and the town after; or illegal, with every violation."""
+
+    legal = ma.fields.Boolean()
+    path = PathField()
+    town = ma.fields.Nested(TownSchema)
+    violations = ma.fields.List(ma.fields.Nested(TransportViolationSchema))
+
+    @ma.pre_dump
+    def from_proto(self, answer: service_pb2.ValidateTransportResponse, **kwargs: Any
+                   ) -> dict[str, Any]:
+        if answer.legal:
+            return {"legal": True, "path": answer.path, "town": answer.town}
+        return {"legal": False, "violations": answer.violations}
