@@ -8,6 +8,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from referee.downtown_farmers_market.v1 import board_pb2 as _board_pb2
+from referee.downtown_farmers_market.v1 import game_pb2 as _game_pb2
 from referee.downtown_farmers_market.v1 import scoring_pb2 as _scoring_pb2
 import builtins as _builtins
 import sys
@@ -111,3 +112,234 @@ class RankPlayersResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RankPlayersResponse: _TypeAlias = RankPlayersResponse  # noqa: Y015
+
+@_typing.final
+class NewGameRequest(_message.Message):
+    """The setup of the game to start."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SETUP_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def setup(self) -> _game_pb2.Setup: ...
+    def __init__(
+        self,
+        *,
+        setup: _game_pb2.Setup | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["setup", b"setup"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["setup", b"setup"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___NewGameRequest: _TypeAlias = NewGameRequest  # noqa: Y015
+
+@_typing.final
+class NewGameResponse(_message.Message):
+    """The state before the first take."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def state(self) -> _game_pb2.GameState: ...
+    def __init__(
+        self,
+        *,
+        state: _game_pb2.GameState | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___NewGameResponse: _TypeAlias = NewGameResponse  # noqa: Y015
+
+@_typing.final
+class ListLegalMovesRequest(_message.Message):
+    """The state to list the legal moves of."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def state(self) -> _game_pb2.GameState: ...
+    def __init__(
+        self,
+        *,
+        state: _game_pb2.GameState | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListLegalMovesRequest: _TypeAlias = ListLegalMovesRequest  # noqa: Y015
+
+@_typing.final
+class ListLegalMovesResponse(_message.Message):
+    """The legal moves, in display order, then row by row."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MOVES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def moves(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Move]: ...
+    def __init__(
+        self,
+        *,
+        moves: _abc.Iterable[_game_pb2.Move] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["moves", b"moves"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListLegalMovesResponse: _TypeAlias = ListLegalMovesResponse  # noqa: Y015
+
+@_typing.final
+class ValidateMoveRequest(_message.Message):
+    """A state and the move to judge in it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    MOVE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def state(self) -> _game_pb2.GameState: ...
+    @_builtins.property
+    def move(self) -> _game_pb2.Move: ...
+    def __init__(
+        self,
+        *,
+        state: _game_pb2.GameState | None = ...,
+        move: _game_pb2.Move | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["move", b"move", "state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["move", b"move", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ValidateMoveRequest: _TypeAlias = ValidateMoveRequest  # noqa: Y015
+
+@_typing.final
+class ValidateMoveResponse(_message.Message):
+    """The verdict: the next state if the move is legal, every rule it breaks if not."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LEGAL_FIELD_NUMBER: _builtins.int
+    NEXT_STATE_FIELD_NUMBER: _builtins.int
+    VIOLATIONS_FIELD_NUMBER: _builtins.int
+    legal: _builtins.bool
+    @_builtins.property
+    def next_state(self) -> _game_pb2.GameState:
+        """Set only when the move is legal."""
+
+    @_builtins.property
+    def violations(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Violation]:
+        """Empty when the move is legal."""
+
+    def __init__(
+        self,
+        *,
+        legal: _builtins.bool = ...,
+        next_state: _game_pb2.GameState | None = ...,
+        violations: _abc.Iterable[_game_pb2.Violation] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["next_state", b"next_state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["legal", b"legal", "next_state", b"next_state", "violations", b"violations"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ValidateMoveResponse: _TypeAlias = ValidateMoveResponse  # noqa: Y015
+
+@_typing.final
+class ReplayGameRequest(_message.Message):
+    """A game's log: how it began and the moves since, in order."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SETUP_FIELD_NUMBER: _builtins.int
+    MOVES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def setup(self) -> _game_pb2.Setup: ...
+    @_builtins.property
+    def moves(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Move]: ...
+    def __init__(
+        self,
+        *,
+        setup: _game_pb2.Setup | None = ...,
+        moves: _abc.Iterable[_game_pb2.Move] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["setup", b"setup"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["moves", b"moves", "setup", b"setup"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReplayGameRequest: _TypeAlias = ReplayGameRequest  # noqa: Y015
+
+@_typing.final
+class ReplayGameResponse(_message.Message):
+    """How far the log goes and, once the game is over, who won."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LEGAL_FIELD_NUMBER: _builtins.int
+    ILLEGAL_INDEX_FIELD_NUMBER: _builtins.int
+    VIOLATIONS_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    STANDINGS_FIELD_NUMBER: _builtins.int
+    WINNERS_FIELD_NUMBER: _builtins.int
+    SCORES_FIELD_NUMBER: _builtins.int
+    legal: _builtins.bool
+    """True when every move of the log is legal."""
+    illegal_index: _builtins.int
+    """The index in the log of the first illegal move; unset when every move is legal."""
+    @_builtins.property
+    def violations(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Violation]:
+        """The rules the first illegal move breaks."""
+
+    @_builtins.property
+    def state(self) -> _game_pb2.GameState:
+        """The state after the last legal move."""
+
+    @_builtins.property
+    def standings(self) -> _containers.RepeatedCompositeFieldContainer[_scoring_pb2.Standing]:
+        """Once the game is over: the players ordered by place (DFM-R10)."""
+
+    @_builtins.property
+    def winners(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Once the game is over: every player in first place."""
+
+    @_builtins.property
+    def scores(self) -> _containers.RepeatedCompositeFieldContainer[_scoring_pb2.BoardScore]:
+        """Once the game is over: each player's board score, line by line, in seat order."""
+
+    def __init__(
+        self,
+        *,
+        legal: _builtins.bool = ...,
+        illegal_index: _builtins.int | None = ...,
+        violations: _abc.Iterable[_game_pb2.Violation] | None = ...,
+        state: _game_pb2.GameState | None = ...,
+        standings: _abc.Iterable[_scoring_pb2.Standing] | None = ...,
+        winners: _abc.Iterable[_builtins.str] | None = ...,
+        scores: _abc.Iterable[_scoring_pb2.BoardScore] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_illegal_index", b"_illegal_index", "illegal_index", b"illegal_index", "state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_illegal_index", b"_illegal_index", "illegal_index", b"illegal_index", "legal", b"legal", "scores", b"scores", "standings", b"standings", "state", b"state", "violations", b"violations", "winners", b"winners"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__illegal_index: _TypeAlias = _typing.Literal["illegal_index"]  # noqa: Y015
+    _WhichOneofArgType__illegal_index: _TypeAlias = _typing.Literal["_illegal_index", b"_illegal_index"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__illegal_index) -> _WhichOneofReturnType__illegal_index | None: ...
+
+Global___ReplayGameResponse: _TypeAlias = ReplayGameResponse  # noqa: Y015

@@ -49,6 +49,26 @@ class DowntownFarmersMarketServiceStub:
                 request_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.RankPlayersRequest.SerializeToString,
                 response_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.RankPlayersResponse.FromString,
                 _registered_method=True)
+        self.NewGame = channel.unary_unary(
+                '/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/NewGame',
+                request_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.NewGameRequest.SerializeToString,
+                response_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.NewGameResponse.FromString,
+                _registered_method=True)
+        self.ListLegalMoves = channel.unary_unary(
+                '/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/ListLegalMoves',
+                request_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ListLegalMovesRequest.SerializeToString,
+                response_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ListLegalMovesResponse.FromString,
+                _registered_method=True)
+        self.ValidateMove = channel.unary_unary(
+                '/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/ValidateMove',
+                request_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ValidateMoveRequest.SerializeToString,
+                response_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ValidateMoveResponse.FromString,
+                _registered_method=True)
+        self.ReplayGame = channel.unary_unary(
+                '/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/ReplayGame',
+                request_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ReplayGameRequest.SerializeToString,
+                response_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ReplayGameResponse.FromString,
+                _registered_method=True)
 
 
 class DowntownFarmersMarketServiceServicer:
@@ -73,6 +93,37 @@ class DowntownFarmersMarketServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def NewGame(self, request, context):
+        """Starts a game: the state before the first take.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLegalMoves(self, request, context):
+        """Lists every legal take or discard in a state, each distinct tile once. None at a
+        reveal (the pile decides what comes up) or once the game is over.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ValidateMove(self, request, context):
+        """Judges one move: the next state, or every rule it breaks. An illegal move is an
+        answer, not an error; only a malformed state or move is INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReplayGame(self, request, context):
+        """Replays a game's log from its setup to the end of the log or the first illegal move,
+        with the final scores once the game is over.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DowntownFarmersMarketServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -85,6 +136,26 @@ def add_DowntownFarmersMarketServiceServicer_to_server(servicer, server):
                     servicer.RankPlayers,
                     request_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.RankPlayersRequest.FromString,
                     response_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.RankPlayersResponse.SerializeToString,
+            ),
+            'NewGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.NewGame,
+                    request_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.NewGameRequest.FromString,
+                    response_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.NewGameResponse.SerializeToString,
+            ),
+            'ListLegalMoves': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLegalMoves,
+                    request_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ListLegalMovesRequest.FromString,
+                    response_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ListLegalMovesResponse.SerializeToString,
+            ),
+            'ValidateMove': grpc.unary_unary_rpc_method_handler(
+                    servicer.ValidateMove,
+                    request_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ValidateMoveRequest.FromString,
+                    response_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ValidateMoveResponse.SerializeToString,
+            ),
+            'ReplayGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReplayGame,
+                    request_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ReplayGameRequest.FromString,
+                    response_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ReplayGameResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -146,6 +217,114 @@ class DowntownFarmersMarketService:
             '/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/RankPlayers',
             referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.RankPlayersRequest.SerializeToString,
             referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.RankPlayersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def NewGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/NewGame',
+            referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.NewGameRequest.SerializeToString,
+            referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.NewGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLegalMoves(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/ListLegalMoves',
+            referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ListLegalMovesRequest.SerializeToString,
+            referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ListLegalMovesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ValidateMove(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/ValidateMove',
+            referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ValidateMoveRequest.SerializeToString,
+            referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ValidateMoveResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReplayGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/ReplayGame',
+            referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ReplayGameRequest.SerializeToString,
+            referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ReplayGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

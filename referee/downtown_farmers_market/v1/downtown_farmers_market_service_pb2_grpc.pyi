@@ -42,6 +42,20 @@ class DowntownFarmersMarketServiceStub:
     """Scores one board, line by line."""
     RankPlayers: _grpc.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.RankPlayersRequest, _downtown_farmers_market_service_pb2.RankPlayersResponse]
     """Scores and places 1 to 4 players' boards with the rulebook's tie-breaks."""
+    NewGame: _grpc.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.NewGameRequest, _downtown_farmers_market_service_pb2.NewGameResponse]
+    """Starts a game: the state before the first take."""
+    ListLegalMoves: _grpc.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.ListLegalMovesRequest, _downtown_farmers_market_service_pb2.ListLegalMovesResponse]
+    """Lists every legal take or discard in a state, each distinct tile once. None at a
+    reveal (the pile decides what comes up) or once the game is over.
+    """
+    ValidateMove: _grpc.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.ValidateMoveRequest, _downtown_farmers_market_service_pb2.ValidateMoveResponse]
+    """Judges one move: the next state, or every rule it breaks. An illegal move is an
+    answer, not an error; only a malformed state or move is INVALID_ARGUMENT.
+    """
+    ReplayGame: _grpc.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.ReplayGameRequest, _downtown_farmers_market_service_pb2.ReplayGameResponse]
+    """Replays a game's log from its setup to the end of the log or the first illegal move,
+    with the final scores once the game is over.
+    """
 
 @_typing.type_check_only
 class DowntownFarmersMarketServiceAsyncStub(DowntownFarmersMarketServiceStub):
@@ -57,6 +71,20 @@ class DowntownFarmersMarketServiceAsyncStub(DowntownFarmersMarketServiceStub):
     """Scores one board, line by line."""
     RankPlayers: _aio.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.RankPlayersRequest, _downtown_farmers_market_service_pb2.RankPlayersResponse]  # type: ignore[assignment]
     """Scores and places 1 to 4 players' boards with the rulebook's tie-breaks."""
+    NewGame: _aio.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.NewGameRequest, _downtown_farmers_market_service_pb2.NewGameResponse]  # type: ignore[assignment]
+    """Starts a game: the state before the first take."""
+    ListLegalMoves: _aio.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.ListLegalMovesRequest, _downtown_farmers_market_service_pb2.ListLegalMovesResponse]  # type: ignore[assignment]
+    """Lists every legal take or discard in a state, each distinct tile once. None at a
+    reveal (the pile decides what comes up) or once the game is over.
+    """
+    ValidateMove: _aio.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.ValidateMoveRequest, _downtown_farmers_market_service_pb2.ValidateMoveResponse]  # type: ignore[assignment]
+    """Judges one move: the next state, or every rule it breaks. An illegal move is an
+    answer, not an error; only a malformed state or move is INVALID_ARGUMENT.
+    """
+    ReplayGame: _aio.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.ReplayGameRequest, _downtown_farmers_market_service_pb2.ReplayGameResponse]  # type: ignore[assignment]
+    """Replays a game's log from its setup to the end of the log or the first illegal move,
+    with the final scores once the game is over.
+    """
 
 class DowntownFarmersMarketServiceServicer(metaclass=_abc_1.ABCMeta):
     """The Downtown Farmers Market referee. Stateless: every request carries what it needs.
@@ -81,5 +109,43 @@ class DowntownFarmersMarketServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_downtown_farmers_market_service_pb2.RankPlayersResponse, _abc.Awaitable[_downtown_farmers_market_service_pb2.RankPlayersResponse]]:
         """Scores and places 1 to 4 players' boards with the rulebook's tie-breaks."""
+
+    @_abc_1.abstractmethod
+    def NewGame(
+        self,
+        request: _downtown_farmers_market_service_pb2.NewGameRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_downtown_farmers_market_service_pb2.NewGameResponse, _abc.Awaitable[_downtown_farmers_market_service_pb2.NewGameResponse]]:
+        """Starts a game: the state before the first take."""
+
+    @_abc_1.abstractmethod
+    def ListLegalMoves(
+        self,
+        request: _downtown_farmers_market_service_pb2.ListLegalMovesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_downtown_farmers_market_service_pb2.ListLegalMovesResponse, _abc.Awaitable[_downtown_farmers_market_service_pb2.ListLegalMovesResponse]]:
+        """Lists every legal take or discard in a state, each distinct tile once. None at a
+        reveal (the pile decides what comes up) or once the game is over.
+        """
+
+    @_abc_1.abstractmethod
+    def ValidateMove(
+        self,
+        request: _downtown_farmers_market_service_pb2.ValidateMoveRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_downtown_farmers_market_service_pb2.ValidateMoveResponse, _abc.Awaitable[_downtown_farmers_market_service_pb2.ValidateMoveResponse]]:
+        """Judges one move: the next state, or every rule it breaks. An illegal move is an
+        answer, not an error; only a malformed state or move is INVALID_ARGUMENT.
+        """
+
+    @_abc_1.abstractmethod
+    def ReplayGame(
+        self,
+        request: _downtown_farmers_market_service_pb2.ReplayGameRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_downtown_farmers_market_service_pb2.ReplayGameResponse, _abc.Awaitable[_downtown_farmers_market_service_pb2.ReplayGameResponse]]:
+        """Replays a game's log from its setup to the end of the log or the first illegal move,
+        with the final scores once the game is over.
+        """
 
 def add_DowntownFarmersMarketServiceServicer_to_server(servicer: DowntownFarmersMarketServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
