@@ -12,6 +12,12 @@ from grpc_status import rpc_status
 from referee.downtown_farmers_market.v1 import board_pb2, scoring_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as dfm_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2_grpc as dfm_grpc
+from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as ff_pb2
+from referee.foxglove_farm.v1 import foxglove_farm_service_pb2_grpc as ff_grpc
+from referee.foxglove_farm.v1 import planning_pb2 as ff_planning_pb2
+from referee.foxglove_farm.v1 import scoring_pb2 as ff_scoring_pb2
+from referee.foxglove_farm.v1 import town_pb2 as ff_town_pb2
+from referee.foxglove_farm.v1 import transport_pb2 as ff_transport_pb2
 
 from .errors import InvalidRequestError, RefereeError
 
@@ -23,6 +29,7 @@ class GrpcClient:
         self.timeout = timeout
         self.channel = grpc.insecure_channel(address)
         self.downtown_farmers_market = dfm_grpc.DowntownFarmersMarketServiceStub(self.channel)
+        self.foxglove_farm = ff_grpc.FoxgloveFarmServiceStub(self.channel)
 
     def score_board(self, board: board_pb2.Board) -> scoring_pb2.BoardScore:
         """Score one Downtown Farmers Market board."""
@@ -34,6 +41,28 @@ class GrpcClient:
         """Rank named boards."""
         request = dfm_pb2.RankPlayersRequest(players=players)
         return self._call(self.downtown_farmers_market.RankPlayers, request)
+
+    def score_town(self, town: ff_town_pb2.Town) -> ff_scoring_pb2.TownScore:
+        """Score one Foxglove Farm town."""
+        request = ff_pb2.ScoreTownRequest(town=town)
+        return self._call(self.foxglove_farm.ScoreTown, request).score
+
+    def rank_towns(self, players: Sequence[ff_scoring_pb2.PlayerTown]
+                   ) -> ff_pb2.RankPlayersResponse:
+        """Rank named towns."""
+        request = ff_pb2.RankPlayersRequest(players=players)
+        return self._call(self.foxglove_farm.RankPlayers, request)
+
+    def validate_transport(self, town: ff_town_pb2.Town, move: ff_transport_pb2.Move
+                           ) -> ff_pb2.ValidateTransportResponse:
+        """Rule on moving goods in ``town``; an illegal move answers ``legal`` false."""
+        request = ff_pb2.ValidateTransportRequest(town=town, move=move)
+        return self._call(self.foxglove_farm.ValidateTransport, request)
+
+    def plan_final_round(self, town: ff_town_pb2.Town) -> ff_planning_pb2.FinalRoundPlan:
+        """The best final total reachable from ``town``, and a plan reaching it."""
+        request = ff_pb2.PlanFinalRoundRequest(town=town)
+        return self._call(self.foxglove_farm.PlanFinalRound, request).plan
 
     def ready(self) -> bool:
         """True when the engine's health service says SERVING."""

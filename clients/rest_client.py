@@ -28,6 +28,22 @@ class RestClient:
         """Rank ``[{"name": ..., "board": ...}, ...]``."""
         return self.post("/v1/downtown-farmers-market/rank", {"players": players})
 
+    def score_town(self, town: Json) -> Json:
+        """Score one Foxglove Farm town (the contract's town JSON)."""
+        return self.post("/v1/foxglove-farm/score", town)
+
+    def rank_towns(self, players: list[Json]) -> Json:
+        """Rank ``[{"name": ..., "town": ...}, ...]``."""
+        return self.post("/v1/foxglove-farm/rank", {"players": players})
+
+    def validate_transport(self, town: Json, move: Json) -> Json:
+        """Rule on moving goods in ``town``; an illegal move answers ``legal`` false."""
+        return self.post("/v1/foxglove-farm/transport/validate", {"town": town, "move": move})
+
+    def plan_final_round(self, town: Json) -> Json:
+        """The best final total reachable from ``town``, and a plan reaching it."""
+        return self.post("/v1/foxglove-farm/final-round/plan", town)
+
     def ready(self) -> bool:
         """True when the gateway reaches a serving engine."""
         return self.session.get(f"{self.base_url}/readyz", timeout=self.timeout).ok
