@@ -1,8 +1,9 @@
 """The one place that converts between Downtown Farmers Market protobufs and rule values.
 
-Reading a message collects every problem (unset or unknown enum values, a challenge with
-no type) with its path in the contract's JSON form, then the rules' own validation adds
-what is wrong with the board as a whole.
+Reading a message collects every problem (unset or unknown enum values, a challenge or
+move with no type) with its path in the contract's JSON form, then the rules' own
+validation adds what is wrong with the board, state, setup or move as a whole, so the
+rules are only ever called on input they accept.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from collections.abc import Callable, Sequence
 
 from google.protobuf.internal.containers import RepeatedScalarFieldContainer
 
-from referee.downtown_farmers_market.v1 import board_pb2, scoring_pb2
+from referee.downtown_farmers_market.v1 import board_pb2
+from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as service_pb2
+from referee.downtown_farmers_market.v1 import game_pb2, scoring_pb2
 from tabletop_rules import downtown_farmers_market as dfm
-from tabletop_rules.problems import InvalidInputError, Path, Problem
+from tabletop_rules.problems import InvalidInputError, Path, Problem, json_pointer
 
 _INGREDIENT_FROM_PROTO = {
     board_pb2.Ingredient.Value(f"INGREDIENT_{i.name}"): i for i in dfm.Ingredient
@@ -21,6 +24,11 @@ _INGREDIENT_FROM_PROTO = {
 _MODE_FROM_PROTO = {board_pb2.Mode.Value(f"MODE_{m.name}"): m for m in dfm.Mode}
 _MODE_FROM_PROTO[board_pb2.MODE_UNSPECIFIED] = dfm.Mode.STANDARD
 _MODE_TO_PROTO = {m: board_pb2.Mode.Value(f"MODE_{m.name}") for m in dfm.Mode}
+_INGREDIENT_TO_PROTO = {i: n for n, i in _INGREDIENT_FROM_PROTO.items()}
+_ACTION_FROM_PROTO: dict[int, dfm.Action | None] = {
+    game_pb2.Action.Value(f"ACTION_{a.name}"): a for a in dfm.Action}
+_ACTION_FROM_PROTO[game_pb2.ACTION_UNSPECIFIED] = None  # nothing expected: the game is over
+_ACTION_TO_PROTO = {a: n for n, a in _ACTION_FROM_PROTO.items()}
 
 
 class _Reader:
@@ -40,6 +48,13 @@ class _Reader:
     def ingredients(self, values: RepeatedScalarFieldContainer[int] | Sequence[int],
                     path: Path) -> tuple[dfm.Ingredient, ...]:
         return tuple(self.ingredient(v, (*path, i)) for i, v in enumerate(values))
+
+    def tile(self, message: board_pb2.FoodTile, path: Path) -> dfm.FoodTile:
+        return dfm.FoodTile(self.ingredients(message.ingredients, path))
+
+    def tiles(self, messages: Sequence[board_pb2.FoodTile], path: Path
+              ) -> tuple[dfm.FoodTile, ...]:
+        return tuple(self.tile(m, (*path, i)) for i, m in enumerate(messages))
 
     def mode(self, value: int, path: Path) -> dfm.Mode:
         mode = _MODE_FROM_PROTO.get(value)
@@ -80,8 +95,7 @@ class _Reader:
     def board(self, message: board_pb2.Board, path: Path) -> dfm.Board:
         grid = tuple(
             tuple(
-                dfm.FoodTile(self.ingredients(space.tile.ingredients, (*path, "grid", r, c)))
-                if space.HasField("tile") else None
+                self.tile(space.tile, (*path, "grid", r, c)) if space.HasField("tile") else None
                 for c, space in enumerate(row.spaces)
             )
             for r, row in enumerate(message.grid)
@@ -93,6 +107,52 @@ class _Reader:
             sides[side] = tuple(ch for ch in read if ch is not None)
         return dfm.Board(grid, sides["row_challenges"], sides["column_challenges"],
                          self.mode(message.mode, (*path, "mode")))
+
+    def players(self, messages: Sequence[game_pb2.Player], path: Path
+                ) -> tuple[dfm.Player, ...]:
+        return tuple(dfm.Player(m.name, self.board(m.board, (*path, i, "board")))
+                     for i, m in enumerate(messages))
+
+    def action(self, value: int, path: Path) -> dfm.Action | None:
+        if value not in _ACTION_FROM_PROTO:
+            self.problems.append(Problem(path, "not an action; expected take, discard, reveal "
+                                         "or none (the game is over)"))
+        return _ACTION_FROM_PROTO.get(value)
+
+    def state(self, message: game_pb2.GameState, path: Path) -> dfm.GameState:
+        """The state as sent; ``game_over`` is output only, so it is not read."""
+        return dfm.GameState(
+            rules_version=message.rules_version, mode=self.mode(message.mode, (*path, "mode")),
+            players=self.players(message.players, (*path, "players")),
+            face_up=self.tiles(message.face_up, (*path, "face_up")),
+            pile_count=message.pile_count,
+            discards=self.tiles(message.discards, (*path, "discards")),
+            round=message.round, first_player=message.first_player,
+            current_player=message.current_player,
+            expected=self.action(message.expected, (*path, "expected")))
+
+    def setup(self, message: game_pb2.Setup, path: Path) -> dfm.Setup:
+        """The setup as sent; an unset rules version is the one this referee plays."""
+        return dfm.Setup(mode=self.mode(message.mode, (*path, "mode")),
+                         players=self.players(message.players, (*path, "players")),
+                         first_player=message.first_player,
+                         face_up=self.tiles(message.face_up, (*path, "face_up")),
+                         rules_version=message.rules_version or dfm.RULES_VERSION)
+
+    def move(self, message: game_pb2.Move, path: Path) -> dfm.Move:
+        kind = message.WhichOneof("action")
+        if kind == "take":
+            take = message.take
+            return dfm.TakeTile(take.player, self.tile(take.tile, (*path, "tile")), take.row,
+                                take.col)
+        if kind == "discard":
+            return dfm.DiscardTile(message.discard.player,
+                                   self.tile(message.discard.tile, (*path, "tile")))
+        if kind == "reveal":
+            return dfm.RevealTiles(self.tiles(message.reveal.tiles, (*path, "tiles")))
+        self.problems.append(Problem((*path, "action"), "the move has no action; expected one "
+                                     "of take, discard, reveal"))
+        return dfm.RevealTiles(())  # a placeholder; the problem already refuses the input
 
     def done(self, check_whole: Callable[[], list[Problem]] | None = None) -> None:
         """Raise every problem found; the whole-input checks run only on what read cleanly."""
@@ -119,6 +179,143 @@ def players_from_proto(messages: Sequence[scoring_pb2.PlayerBoard]
                for i, m in enumerate(messages)]
     reader.done()
     return players
+
+
+def setup_from_proto(message: game_pb2.Setup) -> dfm.Setup:
+    """A setup :func:`.new_game` accepts (the request's ``setup``), or every problem."""
+    reader = _Reader()
+    setup = reader.setup(message, ("setup",))
+    reader.done(lambda: [p.under("setup") for p in dfm.check_setup(setup)])
+    return setup
+
+
+def state_from_proto(message: game_pb2.GameState) -> dfm.GameState:
+    """A state play can go on from (the request's ``state``), or every problem."""
+    reader = _Reader()
+    state = reader.state(message, ("state",))
+    reader.done(lambda: [p.under("state") for p in dfm.check_state(state)])
+    return state
+
+
+def state_and_move_from_proto(state_message: game_pb2.GameState, move_message: game_pb2.Move
+                              ) -> tuple[dfm.GameState, dfm.Move]:
+    """A valid state and a well-formed move to judge in it (the request's ``state`` and
+    ``move``), or every problem with either."""
+    reader = _Reader()
+    state = reader.state(state_message, ("state",))
+    move = reader.move(move_message, ("move",))
+    reader.done(lambda: [p.under("state") for p in dfm.check_state(state)]
+                + [p.under("move") for p in dfm.check_move(move, len(state.players))])
+    return state, move
+
+
+def log_from_proto(setup_message: game_pb2.Setup, move_messages: Sequence[game_pb2.Move]
+                   ) -> tuple[dfm.Setup, list[dfm.Move]]:
+    """A game's log (the request's ``setup`` and ``moves``), or every problem in it.
+
+    Every move's shape is checked up front, so a malformed move is refused even when an
+    earlier illegal move would stop the replay before it.
+    """
+    reader = _Reader()
+    setup = reader.setup(setup_message, ("setup",))
+    moves = [reader.move(m, ("moves", i)) for i, m in enumerate(move_messages)]
+    reader.done(lambda: [p.under("setup") for p in dfm.check_setup(setup)]
+                + [p.under("moves", i) for i, move in enumerate(moves)
+                   for p in dfm.check_move(move, len(setup.players))])
+    return setup, moves
+
+
+def tile_to_proto(tile: dfm.FoodTile) -> board_pb2.FoodTile:
+    return board_pb2.FoodTile(ingredients=_ingredients_to_proto(tile.ingredients))
+
+
+def _ingredients_to_proto(ingredients: Sequence[dfm.Ingredient]) -> list[int]:
+    return [_INGREDIENT_TO_PROTO[i] for i in ingredients]
+
+
+def challenge_to_proto(challenge: dfm.Challenge) -> board_pb2.Challenge:
+    message = board_pb2.Challenge(points=challenge.points)
+    body = getattr(message, challenge.kind)
+    body.SetInParent()  # one_of_each has no fields: setting the oneof says which it is
+    match challenge:
+        case dfm.ExactCount(counts=counts):
+            body.counts.extend(board_pb2.IngredientCount(ingredient=_INGREDIENT_TO_PROTO[i],
+                                                         count=n) for i, n in counts)
+        case dfm.Forbidden(ingredients=ingredients):
+            body.ingredients.extend(_ingredients_to_proto(ingredients))
+        case dfm.ExactCountAny(count=count) | dfm.ExactTotal(count=count):
+            body.count = count
+        case dfm.Majority(ingredient=ingredient):
+            body.ingredient = _INGREDIENT_TO_PROTO[ingredient]
+        case dfm.PerSet(sets=sets):
+            body.sets.extend(board_pb2.IngredientSet(ingredients=_ingredients_to_proto(s))
+                             for s in sets)
+    return message
+
+
+def board_to_proto(board: dfm.Board) -> board_pb2.Board:
+    return board_pb2.Board(
+        mode=_MODE_TO_PROTO[board.mode],
+        row_challenges=[challenge_to_proto(c) for c in board.row_challenges],
+        column_challenges=[challenge_to_proto(c) for c in board.column_challenges],
+        grid=[board_pb2.GridRow(spaces=[
+            board_pb2.GridSpace() if tile is None else board_pb2.GridSpace(tile=tile_to_proto(tile))
+            for tile in row]) for row in board.grid])
+
+
+def state_to_proto(state: dfm.GameState) -> game_pb2.GameState:
+    return game_pb2.GameState(
+        rules_version=state.rules_version, mode=_MODE_TO_PROTO[state.mode],
+        players=[game_pb2.Player(name=p.name, board=board_to_proto(p.board))
+                 for p in state.players],
+        face_up=[tile_to_proto(t) for t in state.face_up], pile_count=state.pile_count,
+        discards=[tile_to_proto(t) for t in state.discards], round=state.round,
+        first_player=state.first_player, current_player=state.current_player,
+        expected=_ACTION_TO_PROTO[state.expected], game_over=state.game_over)
+
+
+def move_to_proto(move: dfm.Move) -> game_pb2.Move:
+    if isinstance(move, dfm.TakeTile):
+        return game_pb2.Move(take=game_pb2.TakeTile(player=move.player,
+                                                    tile=tile_to_proto(move.tile),
+                                                    row=move.row, col=move.col))
+    if isinstance(move, dfm.DiscardTile):
+        return game_pb2.Move(discard=game_pb2.DiscardTile(player=move.player,
+                                                          tile=tile_to_proto(move.tile)))
+    return game_pb2.Move(reveal=game_pb2.RevealTiles(tiles=[tile_to_proto(t)
+                                                            for t in move.tiles]))
+
+
+def violations_to_proto(violations: Sequence[dfm.Violation], move_path: Path
+                        ) -> list[game_pb2.Violation]:
+    """``move_path`` is where the move sits in the request (``("move",)``, ``("moves", 7)``)."""
+    return [game_pb2.Violation(reason=v.reason.value, rule=v.rule, message=v.message,
+                               pointer=json_pointer((*move_path, *v.path)))
+            for v in violations]
+
+
+def verdict_to_proto(verdict: dfm.Verdict) -> service_pb2.ValidateMoveResponse:
+    answer = service_pb2.ValidateMoveResponse(
+        legal=verdict.legal, violations=violations_to_proto(verdict.violations, ("move",)))
+    if verdict.next_state is not None:
+        answer.next_state.CopyFrom(state_to_proto(verdict.next_state))
+    return answer
+
+
+def replay_to_proto(result: dfm.ReplayResult) -> service_pb2.ReplayGameResponse:
+    answer = service_pb2.ReplayGameResponse(legal=result.legal,
+                                            state=state_to_proto(result.state))
+    if result.illegal_index is not None:
+        answer.illegal_index = result.illegal_index
+        answer.violations.extend(violations_to_proto(result.violations,
+                                                     ("moves", result.illegal_index)))
+    if result.ranking is not None:
+        answer.standings.extend(standings_to_proto(result.ranking))
+        answer.winners.extend(result.ranking.winners)
+        by_name = {s.name: s.score for s in result.ranking.standings}
+        answer.scores.extend(board_score_to_proto(by_name[p.name])
+                             for p in result.state.players)
+    return answer
 
 
 def board_score_to_proto(score: dfm.BoardScore) -> scoring_pb2.BoardScore:

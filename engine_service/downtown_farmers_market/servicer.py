@@ -13,7 +13,7 @@ from . import convert
 
 
 class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceServicer):
-    """Scores and ranks boards; keeps nothing between calls."""
+    """Scores and ranks boards, referees games; keeps nothing between calls."""
 
     @translate_errors
     def ScoreBoard(self, request: service_pb2.ScoreBoardRequest,
@@ -28,6 +28,30 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
         ranking = dfm.rank_boards(convert.players_from_proto(request.players))
         return service_pb2.RankPlayersResponse(
             standings=convert.standings_to_proto(ranking), winners=ranking.winners)
+
+    @translate_errors
+    def NewGame(self, request: service_pb2.NewGameRequest,
+                context: grpc.ServicerContext) -> service_pb2.NewGameResponse:
+        state = dfm.new_game(convert.setup_from_proto(request.setup))
+        return service_pb2.NewGameResponse(state=convert.state_to_proto(state))
+
+    @translate_errors
+    def ListLegalMoves(self, request: service_pb2.ListLegalMovesRequest,
+                       context: grpc.ServicerContext) -> service_pb2.ListLegalMovesResponse:
+        moves = dfm.legal_moves(convert.state_from_proto(request.state))
+        return service_pb2.ListLegalMovesResponse(moves=[convert.move_to_proto(m) for m in moves])
+
+    @translate_errors
+    def ValidateMove(self, request: service_pb2.ValidateMoveRequest,
+                     context: grpc.ServicerContext) -> service_pb2.ValidateMoveResponse:
+        state, move = convert.state_and_move_from_proto(request.state, request.move)
+        return convert.verdict_to_proto(dfm.validate(state, move))
+
+    @translate_errors
+    def ReplayGame(self, request: service_pb2.ReplayGameRequest,
+                   context: grpc.ServicerContext) -> service_pb2.ReplayGameResponse:
+        setup, moves = convert.log_from_proto(request.setup, request.moves)
+        return convert.replay_to_proto(dfm.replay(setup, moves))
 
 
 def register(server: grpc.Server) -> str:
