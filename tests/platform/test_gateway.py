@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from api_gateway import create_app
 
 from ..sample_boards import SIMPLE_BOARD, SIMPLE_BOARD_TOTAL, board
+from .fuzz import mutated
 
 SCORE = "/v1/downtown-farmers-market/score"
 RANK = "/v1/downtown-farmers-market/rank"
@@ -192,34 +192,8 @@ def test_openapi_documents_the_contract(gateway: FlaskClient) -> None:
     assert gateway.get("/v1/docs").status_code == 200
 
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner,
-                                                                max_size=5),
-    max_leaves=30)
-
-
-def _mutations(draw: st.DrawFn) -> Any:
-    """A valid board with one random part replaced by random JSON."""
-    value = draw(board)
-    path = []
-    node = value
-    while isinstance(node, dict | list) and node and draw(st.booleans()):
-        key = draw(st.sampled_from(list(node) if isinstance(node, dict) else range(len(node))))
-        path.append(key)
-        node = node[key]
-    replacement = draw(json_values)
-    if not path:
-        return replacement
-    target = value
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = replacement
-    return value
-
-
 @settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(body=st.composite(_mutations)())
+@given(body=mutated(board))
 def test_no_body_gets_a_server_error(gateway: FlaskClient, body: Any) -> None:
     answer = gateway.post(SCORE, data=json.dumps(body), content_type="application/json")
     assert answer.status_code in (200, 422), answer.get_data(as_text=True)
