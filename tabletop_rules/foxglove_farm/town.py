@@ -318,9 +318,9 @@ def _check_one_group(town: Town, index: dict[Position, int]) -> list[Problem]:
         first = min(group, key=index.__getitem__)
         problems.append(Problem(("tiles", index[first]), (
             f"this tile (row {first.row}, col {first.col})"
-            + (f" and {len(group) - 1} other{'s' if len(group) > 2 else ''} beside it"
-               if len(group) > 1 else "")
-            + " do not touch the rest of the town: every tile is placed orthogonally next "
+            + (f" and {len(group) - 1} other{'s' if len(group) > 2 else ''} beside it do"
+               if len(group) > 1 else " does")
+            + " not touch the rest of the town: every tile is placed orthogonally next "
             f"to a tile of the town ({PLACEMENT_RULE}), so a town is one group")))
     return problems
 
