@@ -19,20 +19,10 @@ from referee.foxglove_farm.v1 import scoring_pb2, town_pb2, transport_pb2
 from tabletop_rules.foxglove_farm import parse_town
 from tabletop_rules.foxglove_farm.planner import plan_final_round
 
-from ..foxglove_farm.towns import b, load, t, town_data
+from ..foxglove_farm.towns import b, t, town_data
+from .foxglove_towns import KULY, RANCH, UNBOUNDED_TOWN
 
 FF_SERVICE = "referee.foxglove_farm.v1.FoxgloveFarmService"
-KULY = load("kuly_transport_and_processing.json")
-RANCH = load("ranch_example.json")
-
-UNBOUNDED_CATALOG = {  # wood -> coal on one building, coal -> wood on the next, 1 point each
-    "kiln_a": {"slots": 2, "effects": [{"kind": "convert", "inputs": {"wood": 1},
-                                        "goods": {"coal": 1}, "points": 1}]},
-    "kiln_b": {"slots": 2, "effects": [{"kind": "convert", "inputs": {"coal": 1},
-                                        "goods": {"wood": 1}, "points": 1}]},
-}
-UNBOUNDED_TOWN = town_data(t(1, 0, "NE"), b(1, 1, "kiln_a", wood=1), t(1, 2, "EW"),
-                           b(1, 3, "kiln_b"), catalog=UNBOUNDED_CATALOG)
 
 
 def town(data: dict[str, Any]) -> town_pb2.Town:
