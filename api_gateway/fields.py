@@ -3,8 +3,10 @@
 * :class:`ProtoEnum`: the contract's lower-case names (``"young_shopper"``) for a protobuf
   enum's values (``MODE_YOUNG_SHOPPER``), derived from the enum itself so the names have
   one source.
-* :class:`Tagged`: a JSON object whose ``type`` picks which schema reads it (the seven
-  challenge types), documented in OpenAPI as a ``oneOf`` with a discriminator.
+* :class:`Tagged`: a JSON object whose ``type`` (or other tag) picks which schema reads it
+  (the seven challenge types, the three moves), documented in OpenAPI as a ``oneOf`` with
+  a discriminator; dumping, the protobuf ``oneof`` that is set picks the schema.
+* :func:`set_fields`: a message's set fields, for answers that leave out what is unset.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from typing import Any
 
 import marshmallow as ma
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
+from google.protobuf.message import Message
 
 INT32_MAX = 2**31 - 1
+INT32_MIN = -(2**31)
 
 
 def whole_number(minimum: int = 0, maximum: int = INT32_MAX, **kwargs: Any) -> ma.fields.Integer:
@@ -55,25 +59,37 @@ def _upper_snake(camel: str) -> str:
 
 
 class Tagged(ma.fields.Field):
-    """An object read by the schema its ``type`` names; errors keep their nesting."""
+    """An object read by the schema its ``tag`` names; errors keep their nesting.
 
-    def __init__(self, schemas: Mapping[str, type[ma.Schema]], noun: str,
-                 **kwargs: Any) -> None:
+    Dumping a protobuf message, the field set in its ``oneof`` names the schema, so the
+    schemas are keyed by the oneof's field names.
+    """
+
+    def __init__(self, schemas: Mapping[str, type[ma.Schema]], noun: str, *,
+                 tag: str = "type", oneof: str = "kind", **kwargs: Any) -> None:
         self.schemas = dict(schemas)
         self.noun = noun
+        self.tag = tag
+        self.oneof = oneof
         super().__init__(**kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
                      **kwargs: Any) -> Any:
         if not isinstance(value, Mapping):
             raise ma.ValidationError("expected a JSON object")
-        kind = value.get("type")
+        kind = value.get(self.tag)
         if not isinstance(kind, str) or kind not in self.schemas:
             choices = ", ".join(self.schemas)
             message = (f"'{kind}' is not {self.noun}" if isinstance(kind, str)
-                       else f"give the {self.noun.removeprefix('a ')}'s type")
-            raise ma.ValidationError({"type": [f"{message}; expected one of {choices}"]})
+                       else f"give the {self.noun.split(' ', 1)[-1]}")  # drop "a"/"an"
+            raise ma.ValidationError({self.tag: [f"{message}; expected one of {choices}"]})
         return self.schemas[kind]().load(value)  # its ValidationError nests under this field
+
+    def _serialize(self, value: Message | None, attr: str | None, obj: Any,
+                   **kwargs: Any) -> Any:
+        if value is None:
+            return None
+        return self.schemas[value.WhichOneof(self.oneof)]().dump(value)
 
 
 def tagged_openapi(converter: Any, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
@@ -82,5 +98,12 @@ def tagged_openapi(converter: Any, field: ma.fields.Field, **kwargs: Any) -> dic
         return {}
     refs = {kind: converter.resolve_nested_schema(schema) for kind, schema in field.schemas.items()}
     return {"oneOf": list(refs.values()),
-            "discriminator": {"propertyName": "type",
+            "discriminator": {"propertyName": field.tag,
                               "mapping": {k: r["$ref"] for k, r in refs.items() if "$ref" in r}}}
+
+
+def set_fields(message: Message) -> dict[str, Any]:
+    """``message``'s set fields by name (proto3: those not at their default), for a schema
+    to dump as a dict: what is unset is left out of the answer unless the field has a
+    ``dump_default``."""
+    return {field.name: value for field, value in message.ListFields()}

@@ -1,4 +1,4 @@
-"""``/v1/downtown-farmers-market``: score a board, rank players."""
+"""``/v1/downtown-farmers-market``: score a board, rank players, referee a game."""
 
 from __future__ import annotations
 
@@ -7,11 +7,25 @@ from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_p
 
 from ... import engine
 from ...blueprint import Blueprint
-from .schemas import BoardSchema, RankingSchema, RankRequestSchema, ScoreSchema
+from .schemas import (
+    BoardSchema,
+    GameReplaySchema,
+    GameSetupSchema,
+    GameStateSchema,
+    LegalMovesRequestSchema,
+    LegalMovesSchema,
+    MoveVerdictSchema,
+    RankingSchema,
+    RankRequestSchema,
+    ReplayGameRequestSchema,
+    ScoreSchema,
+    ValidateMoveRequestSchema,
+)
 
 blueprint = Blueprint("downtown-farmers-market", __name__,
                       url_prefix="/v1/downtown-farmers-market",
-                      description="Score finished (or unfinished) boards and rank players.")
+                      description="Score finished (or unfinished) boards, rank players, "
+                                  "and referee a game move by move.")
 
 PROBLEMS = (400, 413, 422, 503, 504)
 
@@ -38,3 +52,49 @@ def score(board):  # type: ignore[no-untyped-def]
 def rank(request):  # type: ignore[no-untyped-def]
     """Score and place 1 to 4 players, with the rulebook's tie-breaks (DFM-R10)."""
     return engine.call(_stub().RankPlayers, request)
+
+
+@blueprint.post("/games")
+@blueprint.arguments(GameSetupSchema, as_kwargs=False)
+@blueprint.response(200, GameStateSchema)
+@blueprint.problem_responses(*PROBLEMS)
+def new_game(setup):  # type: ignore[no-untyped-def]
+    """Start a game from its setup: the state before the first take."""
+    answer = engine.call(_stub().NewGame, service_pb2.NewGameRequest(setup=setup),
+                         strip_prefix="/setup")
+    return answer.state
+
+
+@blueprint.post("/legal-moves")
+@blueprint.arguments(LegalMovesRequestSchema, as_kwargs=False)
+@blueprint.response(200, LegalMovesSchema)
+@blueprint.problem_responses(*PROBLEMS)
+def legal_moves(request):  # type: ignore[no-untyped-def]
+    """Every legal take or discard in a state, each distinct tile once.
+
+    Empty at a reveal (which tiles come up is the pile's to say) and once the game is over.
+    """
+    return engine.call(_stub().ListLegalMoves, request)
+
+
+@blueprint.post("/moves/validate")
+@blueprint.arguments(ValidateMoveRequestSchema, as_kwargs=False)
+@blueprint.response(200, MoveVerdictSchema)
+@blueprint.problem_responses(*PROBLEMS)
+def validate_move(request):  # type: ignore[no-untyped-def]
+    """Judge a move: the next state, or every rule it breaks.
+
+    An illegal move is an answer (`legal` false, with each violation's reason, rule,
+    message and pointer), not an error; only a malformed state or move is a 422.
+    """
+    return engine.call(_stub().ValidateMove, request)
+
+
+@blueprint.post("/games/replay")
+@blueprint.arguments(ReplayGameRequestSchema, as_kwargs=False)
+@blueprint.response(200, GameReplaySchema)
+@blueprint.problem_responses(*PROBLEMS)
+def replay_game(request):  # type: ignore[no-untyped-def]
+    """Replay a game's log to its end or its first illegal move; once the game is over,
+    the final scores and the winners (DFM-R10)."""
+    return engine.call(_stub().ReplayGame, request)

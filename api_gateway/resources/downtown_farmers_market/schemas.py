@@ -1,8 +1,11 @@
-"""The contract's Downtown Farmers Market JSON, read into protobuf requests.
+"""The contract's Downtown Farmers Market JSON, read into protobuf requests and written
+from protobuf answers.
 
-These schemas check JSON types and names; what makes a board well formed (4x4, 1 to 3
-ingredients a tile, the challenges' numbers) is the rules' to say, and the engine's
-answers carry those problems as pointers into the same JSON.
+These schemas check JSON types and names; what makes a board, state or move well formed
+(4x4, 1 to 3 ingredients a tile, the challenges' numbers, seats and rows in range, a state
+that adds up) is the rules' to say, and the engine's answers carry those problems as
+pointers into the same JSON. The schemas that read a board or a state also write one, so
+a state the referee answers is exactly what a client sends back with its next move.
 """
 
 from __future__ import annotations
@@ -12,9 +15,9 @@ from typing import Any
 import marshmallow as ma
 
 from referee.downtown_farmers_market.v1 import board_pb2, downtown_farmers_market_service_pb2 as service_pb2
-from referee.downtown_farmers_market.v1 import scoring_pb2
+from referee.downtown_farmers_market.v1 import game_pb2, scoring_pb2
 
-from ...fields import ProtoEnum, Tagged, whole_number
+from ...fields import INT32_MIN, ProtoEnum, Tagged, set_fields, whole_number
 
 INGREDIENT_NOUN = "an ingredient"
 
@@ -25,6 +28,31 @@ def ingredient(**kwargs: Any) -> ProtoEnum:
 
 def ingredient_list(**kwargs: Any) -> ma.fields.List:
     return ma.fields.List(ingredient(), **kwargs)
+
+
+def int32(**kwargs: Any) -> ma.fields.Integer:
+    """Any whole number the wire carries: the rules say which seats, rows and rounds exist."""
+    return whole_number(INT32_MIN, **kwargs)
+
+
+class FoodTileField(ma.fields.List):
+    """A Food tile as the contract writes it: its 1 to 3 ingredients, repeats allowed."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(ingredient(), **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any,
+                     **kwargs: Any) -> board_pb2.FoodTile:
+        return board_pb2.FoodTile(ingredients=super()._deserialize(value, attr, data, **kwargs))
+
+    def _serialize(self, value: board_pb2.FoodTile | None, attr: str | None, obj: Any,
+                   **kwargs: Any) -> list[str] | None:
+        return None if value is None else super()._serialize(value.ingredients, attr, obj,
+                                                              **kwargs)
+
+
+def tile_list(**kwargs: Any) -> ma.fields.List:
+    return ma.fields.List(FoodTileField(), **kwargs)
 
 
 class _ChallengeSchema(ma.Schema):
@@ -39,9 +67,18 @@ class _ChallengeSchema(ma.Schema):
         """The type-specific part of the protobuf challenge."""
         return {}
 
+    def body_fields(self, body: Any) -> dict[str, Any]:
+        """The type-specific fields, from the protobuf challenge's part for this type."""
+        return {}
+
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> board_pb2.Challenge:
         return board_pb2.Challenge(points=data["points"], **{self.kind: self.body(data)})
+
+    @ma.pre_dump
+    def from_proto(self, message: board_pb2.Challenge, **kwargs: Any) -> dict[str, Any]:
+        return {"type": self.kind, "points": message.points,
+                **self.body_fields(getattr(message, self.kind))}
 
 
 class ExactCountSchema(_ChallengeSchema):
@@ -55,6 +92,9 @@ class ExactCountSchema(_ChallengeSchema):
         return {"counts": [board_pb2.IngredientCount(ingredient=i, count=n)
                            for i, n in data["counts"].items()]}
 
+    def body_fields(self, body: board_pb2.ExactCountChallenge) -> dict[str, Any]:
+        return {"counts": {c.ingredient: c.count for c in body.counts}}
+
 
 class ForbiddenSchema(_ChallengeSchema):
     """None of the listed ingredients appears (DFM-R6)."""
@@ -65,6 +105,9 @@ class ForbiddenSchema(_ChallengeSchema):
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"ingredients": data["ingredients"]}
 
+    def body_fields(self, body: board_pb2.ForbiddenChallenge) -> dict[str, Any]:
+        return {"ingredients": body.ingredients}
+
 
 class ExactCountAnySchema(_ChallengeSchema):
     """Some ingredient of the player's choice appears exactly ``count`` times (DFM-R3)."""
@@ -74,6 +117,9 @@ class ExactCountAnySchema(_ChallengeSchema):
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"count": data["count"]}
+
+    def body_fields(self, body: board_pb2.ExactCountAnyChallenge) -> dict[str, Any]:
+        return {"count": body.count}
 
 
 class ExactTotalSchema(ExactCountAnySchema):
@@ -97,6 +143,9 @@ class MajoritySchema(_ChallengeSchema):
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"ingredient": data["ingredient"]}
 
+    def body_fields(self, body: board_pb2.MajorityChallenge) -> dict[str, Any]:
+        return {"ingredient": body.ingredient}
+
 
 class PerSetSchema(_ChallengeSchema):
     """``points`` for each set formed, an ingredient in at most one set (DFM-R7)."""
@@ -107,6 +156,9 @@ class PerSetSchema(_ChallengeSchema):
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"sets": [board_pb2.IngredientSet(ingredients=s) for s in data["sets"]]}
+
+    def body_fields(self, body: board_pb2.PerSetChallenge) -> dict[str, Any]:
+        return {"sets": [s.ingredients for s in body.sets]}
 
 
 CHALLENGE_SCHEMAS: dict[str, type[_ChallengeSchema]] = {
@@ -120,15 +172,19 @@ def challenge_list() -> ma.fields.List:
     return ma.fields.List(Tagged(CHALLENGE_SCHEMAS, "a challenge type"), load_default=list)
 
 
+def grid_field(**kwargs: Any) -> ma.fields.List:
+    return ma.fields.List(ma.fields.List(FoodTileField(allow_none=True)), metadata={
+        "description": "grid[r][c]: null for an empty space, or the Food tile's 1 to 3 "
+                       "ingredients"}, **kwargs)
+
+
 class BoardSchema(ma.Schema):
     """One player's board: the 4x4 grid and the Challenge tiles around it."""
 
     mode = ProtoEnum(board_pb2.Mode, "a mode", load_default=board_pb2.MODE_STANDARD)
     row_challenges = challenge_list()
     column_challenges = challenge_list()
-    grid = ma.fields.List(ma.fields.List(ingredient_list(allow_none=True)), required=True,
-                          metadata={"description": "grid[r][c]: null for an empty space, "
-                                                   "or the Food tile's 1 to 3 ingredients"})
+    grid = grid_field(required=True)
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> board_pb2.Board:
@@ -136,14 +192,31 @@ class BoardSchema(ma.Schema):
             mode=data["mode"], row_challenges=data["row_challenges"],
             column_challenges=data["column_challenges"],
             grid=[board_pb2.GridRow(spaces=[
-                board_pb2.GridSpace() if tile is None
-                else board_pb2.GridSpace(tile=board_pb2.FoodTile(ingredients=tile))
+                board_pb2.GridSpace() if tile is None else board_pb2.GridSpace(tile=tile)
                 for tile in row]) for row in data["grid"]])
+
+    @ma.pre_dump
+    def from_proto(self, message: board_pb2.Board, **kwargs: Any) -> dict[str, Any]:
+        return {"mode": message.mode, "row_challenges": message.row_challenges,
+                "column_challenges": message.column_challenges,
+                "grid": [[space.tile if space.HasField("tile") else None
+                          for space in row.spaces] for row in message.grid]}
+
+
+class SetupBoardSchema(BoardSchema):
+    """A board as a game begins: the challenges chosen and the grid empty, so the grid
+    may be left out."""
+
+    grid = grid_field(load_default=lambda: [[None] * 4 for _ in range(4)])
 
 
 class PlayerSchema(ma.Schema):
     name = ma.fields.String(required=True)
     board = ma.fields.Nested(BoardSchema, required=True)
+
+
+class SetupPlayerSchema(PlayerSchema):
+    board = ma.fields.Nested(SetupBoardSchema, required=True)
 
 
 class RankRequestSchema(ma.Schema):
@@ -185,3 +258,195 @@ class StandingSchema(ma.Schema):
 class RankingSchema(ma.Schema):
     standings = ma.fields.List(ma.fields.Nested(StandingSchema))
     winners = ma.fields.List(ma.fields.String())
+
+
+class GameStateSchema(ma.Schema):
+    """A game between two actions. The referee keeps nothing: send back the state it last
+    answered, unchanged, with the next move."""
+
+    rules_version = int32(required=True, metadata={
+        "description": "the rules the state follows; this referee plays version 1"})
+    mode = ProtoEnum(board_pb2.Mode, "a mode", load_default=board_pb2.MODE_STANDARD)
+    players = ma.fields.List(ma.fields.Nested(PlayerSchema), required=True, metadata={
+        "description": "2 to 4 players in clockwise order; a seat is an index in this list"})
+    face_up = tile_list(required=True, metadata={
+        "description": "the display: the tile left from the last round first, then the new "
+                       "ones as turned over"})
+    pile_count = int32(required=True, metadata={"description": "tiles left in the pile"})
+    discards = tile_list(load_default=list, metadata={
+        "description": "the tiles put back in the box, in order"})
+    round = int32(required=True, metadata={
+        "description": "1 to 16 (Young Shopper: one turn each)"})
+    first_player = int32(required=True, metadata={
+        "description": "the seat holding the First Player token"})
+    current_player = int32(required=True, metadata={
+        "description": "the seat that acts next (at a reveal: takes next)"})
+    expected = ProtoEnum(game_pb2.Action, "an action", required=True, allow_none=True,
+                         metadata={"description": "what the game waits for; null once the "
+                                                  "game is over"})
+    game_over = ma.fields.Boolean(metadata={
+        "readOnly": True, "description": "true once every grid is full (DFM-R14); ignored "
+                                         "in requests"})
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.GameState:
+        return game_pb2.GameState(
+            rules_version=data["rules_version"], mode=data["mode"],
+            players=[game_pb2.Player(**p) for p in data["players"]], face_up=data["face_up"],
+            pile_count=data["pile_count"], discards=data["discards"], round=data["round"],
+            first_player=data["first_player"], current_player=data["current_player"],
+            expected=data["expected"] or game_pb2.ACTION_UNSPECIFIED)
+
+
+class GameSetupSchema(ma.Schema):
+    """How a game begins: the players with their challenges, who holds the First Player
+    token, and the tiles first turned over."""
+
+    rules_version = int32(metadata={
+        "description": "the rules to play; default: the version this referee plays"})
+    mode = ProtoEnum(board_pb2.Mode, "a mode", load_default=board_pb2.MODE_STANDARD)
+    players = ma.fields.List(ma.fields.Nested(SetupPlayerSchema), required=True, metadata={
+        "description": "2 to 4 players in clockwise order, every board of the game's mode"})
+    first_player = int32(load_default=0, metadata={
+        "description": "the seat holding the First Player token"})
+    face_up = tile_list(required=True, metadata={
+        "description": "the tiles first turned over: 5, or 3 in Young Shopper"})
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.Setup:
+        return game_pb2.Setup(
+            rules_version=data.get("rules_version", 0), mode=data["mode"],
+            players=[game_pb2.Player(**p) for p in data["players"]],
+            first_player=data["first_player"], face_up=data["face_up"])
+
+
+class _MoveSchema(ma.Schema):
+    """What every move has: its ``action``. Seats count from 0 in the state's ``players``."""
+
+    kind = ""
+    message: Any = None
+    action = ma.fields.String(required=True, metadata={"description": "what the move does"})
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.Move:
+        fields = {name: value for name, value in data.items() if name != "action"}
+        return game_pb2.Move(**{self.kind: self.message(**fields)})
+
+    def get_attribute(self, obj: game_pb2.Move, attr: str, default: Any) -> Any:
+        """Dumping: the action's name, or a field of the move's own message."""
+        return self.kind if attr == "action" else getattr(getattr(obj, self.kind), attr)
+
+
+class TakeTileSchema(_MoveSchema):
+    """Seat ``player`` takes a face-up ``tile`` and places it at ``row``, ``col`` of their
+    own grid (DFM-R12)."""
+
+    kind = "take"
+    message = game_pb2.TakeTile
+    player = int32(required=True)
+    tile = FoodTileField(required=True, metadata={"description": "its ingredients, any order"})
+    row = int32(required=True, metadata={"description": "0 (top) to 3"})
+    col = int32(required=True, metadata={"description": "0 (left) to 3"})
+
+
+class DiscardTileSchema(_MoveSchema):
+    """Seat ``player`` puts a face-up ``tile`` back in the box (2 and 3 players, DFM-R11)."""
+
+    kind = "discard"
+    message = game_pb2.DiscardTile
+    player = int32(required=True)
+    tile = FoodTileField(required=True, metadata={"description": "its ingredients, any order"})
+
+
+class RevealTilesSchema(_MoveSchema):
+    """The tiles turned over from the pile, in the order laid out: 4 as a round begins
+    (DFM-R11), 1 in Young Shopper (DFM-R13). The pile is on the table: say what came up."""
+
+    kind = "reveal"
+    message = game_pb2.RevealTiles
+    tiles = tile_list(required=True)
+
+
+MOVE_SCHEMAS: dict[str, type[_MoveSchema]] = {
+    schema.kind: schema for schema in (TakeTileSchema, DiscardTileSchema, RevealTilesSchema)}
+
+
+def move_field(**kwargs: Any) -> Tagged:
+    return Tagged(MOVE_SCHEMAS, "an action", tag="action", oneof="action", **kwargs)
+
+
+class LegalMovesRequestSchema(ma.Schema):
+    state = ma.fields.Nested(GameStateSchema, required=True)
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any
+                 ) -> service_pb2.ListLegalMovesRequest:
+        return service_pb2.ListLegalMovesRequest(**data)
+
+
+class LegalMovesSchema(ma.Schema):
+    moves = ma.fields.List(move_field(), metadata={
+        "description": "every legal take or discard, each distinct tile once; empty at a "
+                       "reveal (the pile decides) and once the game is over"})
+
+
+class ValidateMoveRequestSchema(ma.Schema):
+    state = ma.fields.Nested(GameStateSchema, required=True)
+    move = move_field(required=True)
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> service_pb2.ValidateMoveRequest:
+        return service_pb2.ValidateMoveRequest(**data)
+
+
+class ReplayGameRequestSchema(ma.Schema):
+    setup = ma.fields.Nested(GameSetupSchema, required=True)
+    moves = ma.fields.List(move_field(), required=True, metadata={
+        "description": "the moves since the setup, in order"})
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> service_pb2.ReplayGameRequest:
+        return service_pb2.ReplayGameRequest(**data)
+
+
+class MoveViolationSchema(ma.Schema):
+    reason = ma.fields.String(metadata={
+        "description": "for machines: a stable UPPER_SNAKE name, e.g. OCCUPIED_SPACE"})
+    rule = ma.fields.String(metadata={"description": "the rule broken, e.g. DFM-R12"})
+    message = ma.fields.String(metadata={"description": "for the players"})
+    pointer = ma.fields.String(metadata={
+        "description": "JSON Pointer into the request to the move, or the part of it, that "
+                       "breaks the rule"})
+
+
+class _SetFieldsSchema(ma.Schema):
+    """Dumps a protobuf answer leaving out what is unset (a state that is not there)."""
+
+    @ma.pre_dump
+    def from_proto(self, message: Any, **kwargs: Any) -> dict[str, Any]:
+        return set_fields(message)
+
+
+class MoveVerdictSchema(_SetFieldsSchema):
+    legal = ma.fields.Boolean(dump_default=False)
+    state = ma.fields.Nested(GameStateSchema, attribute="next_state", metadata={
+        "description": "when legal: the state after the move, to send with the next one"})
+    violations = ma.fields.List(ma.fields.Nested(MoveViolationSchema), metadata={
+        "description": "when illegal: every rule the move breaks"})
+
+
+class GameReplaySchema(_SetFieldsSchema):
+    legal = ma.fields.Boolean(dump_default=False, metadata={
+        "description": "true when every move of the log is legal"})
+    illegal_index = ma.fields.Integer(metadata={
+        "description": "the index of the first illegal move in `moves`, if any"})
+    violations = ma.fields.List(ma.fields.Nested(MoveViolationSchema), metadata={
+        "description": "the rules the first illegal move breaks"})
+    state = ma.fields.Nested(GameStateSchema, metadata={
+        "description": "the state after the last legal move"})
+    standings = ma.fields.List(ma.fields.Nested(StandingSchema), metadata={
+        "description": "once the game is over: the players ordered by place (DFM-R10)"})
+    winners = ma.fields.List(ma.fields.String(), metadata={
+        "description": "once the game is over: every player in first place"})
+    scores = ma.fields.List(ma.fields.Nested(ScoreSchema), metadata={
+        "description": "once the game is over: each board's score, in seat order"})
