@@ -12,6 +12,7 @@ from grpc_status import rpc_status
 from referee.downtown_farmers_market.v1 import board_pb2, scoring_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as dfm_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2_grpc as dfm_grpc
+from referee.downtown_farmers_market.v1 import game_pb2 as dfm_game_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as ff_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2_grpc as ff_grpc
 from referee.foxglove_farm.v1 import planning_pb2 as ff_planning_pb2
@@ -41,6 +42,28 @@ class GrpcClient:
         """Rank named boards."""
         request = dfm_pb2.RankPlayersRequest(players=players)
         return self._call(self.downtown_farmers_market.RankPlayers, request)
+
+    def new_game(self, setup: dfm_game_pb2.Setup) -> dfm_game_pb2.GameState:
+        """Start a Downtown Farmers Market game: the state before the first take."""
+        request = dfm_pb2.NewGameRequest(setup=setup)
+        return self._call(self.downtown_farmers_market.NewGame, request).state
+
+    def legal_moves(self, state: dfm_game_pb2.GameState) -> list[dfm_game_pb2.Move]:
+        """Every legal take or discard in ``state`` (none at a reveal or once it is over)."""
+        request = dfm_pb2.ListLegalMovesRequest(state=state)
+        return list(self._call(self.downtown_farmers_market.ListLegalMoves, request).moves)
+
+    def validate_move(self, state: dfm_game_pb2.GameState, move: dfm_game_pb2.Move
+                      ) -> dfm_pb2.ValidateMoveResponse:
+        """Judge ``move`` in ``state``: ``legal`` and the next state, or the violations."""
+        request = dfm_pb2.ValidateMoveRequest(state=state, move=move)
+        return self._call(self.downtown_farmers_market.ValidateMove, request)
+
+    def replay_game(self, setup: dfm_game_pb2.Setup, moves: Sequence[dfm_game_pb2.Move]
+                    ) -> dfm_pb2.ReplayGameResponse:
+        """Replay a game's log to its end or first illegal move, with the result if over."""
+        request = dfm_pb2.ReplayGameRequest(setup=setup, moves=moves)
+        return self._call(self.downtown_farmers_market.ReplayGame, request)
 
     def score_town(self, town: ff_town_pb2.Town) -> ff_scoring_pb2.TownScore:
         """Score one Foxglove Farm town."""

@@ -28,6 +28,26 @@ class RestClient:
         """Rank ``[{"name": ..., "board": ...}, ...]``."""
         return self.post("/v1/downtown-farmers-market/rank", {"players": players})
 
+    def new_game(self, setup: Json) -> Json:
+        """Start a Downtown Farmers Market game: the state before the first take."""
+        return self.post("/v1/downtown-farmers-market/games", setup)
+
+    def legal_moves(self, state: Json) -> list[Json]:
+        """Every legal take or discard in ``state`` (none at a reveal or once it is over)."""
+        moves: list[Json] = self.post("/v1/downtown-farmers-market/legal-moves",
+                                      {"state": state})["moves"]
+        return moves
+
+    def validate_move(self, state: Json, move: Json) -> Json:
+        """Judge ``move`` in ``state``: ``legal`` and the next ``state``, or ``violations``."""
+        return self.post("/v1/downtown-farmers-market/moves/validate",
+                         {"state": state, "move": move})
+
+    def replay_game(self, setup: Json, moves: list[Json]) -> Json:
+        """Replay a game's log to its end or first illegal move, with the result if over."""
+        return self.post("/v1/downtown-farmers-market/games/replay",
+                         {"setup": setup, "moves": moves})
+
     def score_town(self, town: Json) -> Json:
         """Score one Foxglove Farm town (the contract's town JSON)."""
         return self.post("/v1/foxglove-farm/score", town)
