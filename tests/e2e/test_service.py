@@ -11,7 +11,14 @@ import pytest
 import requests
 from hypothesis import HealthCheck, given, settings
 
-from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema, ScoreSchema
+from api_gateway.resources.downtown_farmers_market.schemas import (
+    BoardSchema,
+    GameSetupSchema,
+    GameStateSchema,
+    MoveVerdictSchema,
+    ScoreSchema,
+    ValidateMoveRequestSchema,
+)
 from clients import GrpcClient, InvalidRequestError, RestClient
 from referee.downtown_farmers_market.v1 import scoring_pb2
 
@@ -67,6 +74,21 @@ def test_rank_parity(rest: RestClient, grpc_client: GrpcClient) -> None:
     assert over_rest["winners"] == list(over_grpc.winners)
     assert [(s["name"], s["total"], s["place"]) for s in over_rest["standings"]] == [
         (s.name, s.total, s.place) for s in over_grpc.standings]
+
+
+def test_validate_move_parity(rest: RestClient, grpc_client: GrpcClient) -> None:
+    """A game's first state and the verdicts on legal and illegal moves agree."""
+    board = {k: v for k, v in SIMPLE_BOARD.items() if k != "grid"}
+    setup = {"players": [{"name": "Ana", "board": board}, {"name": "Ben", "board": board}],
+             "face_up": [["corn"], ["egg", "corn"], ["milk"], ["bread"], ["cheese"]]}
+    state = rest.new_game(setup)
+    assert GameStateSchema().dump(grpc_client.new_game(GameSetupSchema().load(setup))) == state
+    illegal = {"action": "take", "player": 1, "tile": ["carrot"], "row": 0, "col": 0}
+    for move in [*rest.legal_moves(state)[::20], illegal]:
+        request = ValidateMoveRequestSchema().load({"state": state, "move": move})
+        over_grpc = grpc_client.validate_move(request.state, request.move)
+        assert rest.validate_move(state, move) == MoveVerdictSchema().dump(over_grpc)
+    assert not rest.validate_move(state, illegal)["legal"]  # not Ben's turn, no carrot
 
 
 def test_errors_agree_between_rest_and_grpc(rest: RestClient, grpc_client: GrpcClient) -> None:
