@@ -8,6 +8,7 @@ on a real table.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from pathlib import Path
@@ -47,11 +48,13 @@ def post(gateway: FlaskClient, path: str, body: Any) -> Any:
 
 
 def setup(mode: str = "standard", players: int = 2, **changes: Any) -> Json:
-    """A setup with the sample board's challenges (none in Young Shopper), grids left out."""
+    """A setup with the sample board's challenges (none in Young Shopper), grids left out;
+    a fresh copy, so the fuzz test may change it in place."""
     board = ({"mode": mode} if mode == "young_shopper" else
              {k: v for k, v in SIMPLE_BOARD.items() if k != "grid"})
     face_up = [["corn"], ["egg", "corn"], ["milk"], ["bread", "bread"], ["cheese"]]
-    return {"mode": mode, "players": [{"name": n, "board": board} for n in NAMES[:players]],
+    return {"mode": mode, "players": [{"name": n, "board": copy.deepcopy(board)}
+                                      for n in NAMES[:players]],
             "face_up": face_up[:FIRST_FACE_UP[mode]], **changes}
 
 
