@@ -30,12 +30,15 @@ def whole_number(minimum: int = 0, maximum: int = INT32_MAX, **kwargs: Any) -> m
 
 
 class ProtoEnum(ma.fields.Field):
-    """A protobuf enum value, named in JSON by its lower-case name without the prefix."""
+    """A protobuf enum value, named in JSON by its lower-case name without the prefix
+    (``upper_case`` keeps the case, for names such as the sides N, E, S, W)."""
 
-    def __init__(self, enum: EnumTypeWrapper, noun: str, **kwargs: Any) -> None:
+    def __init__(self, enum: EnumTypeWrapper, noun: str, *, upper_case: bool = False,
+                 **kwargs: Any) -> None:
         self.prefix = f"{_upper_snake(enum.DESCRIPTOR.name)}_"
-        self.by_name = {name.removeprefix(self.prefix).lower(): number
-                        for name, number in enum.items() if number != 0}
+        names = {name.removeprefix(self.prefix): number for name, number in enum.items()
+                 if number != 0}
+        self.by_name = names if upper_case else {n.lower(): v for n, v in names.items()}
         self.by_number = {number: name for name, number in self.by_name.items()}
         self.noun = noun
         super().__init__(metadata={"enum": list(self.by_name), "type": "string",

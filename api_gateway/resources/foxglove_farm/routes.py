@@ -9,6 +9,7 @@ from referee.foxglove_farm.v1 import foxglove_farm_service_pb2_grpc as service_g
 from ... import engine
 from ...blueprint import Blueprint
 from .schemas import (
+    FinalRoundPlanSchema,
     RankTownsSchema,
     TownRankingSchema,
     TownSchema,
@@ -55,3 +56,15 @@ def rank(request):  # type: ignore[no-untyped-def]
 def validate_transport(request):  # type: ignore[no-untyped-def]
     """Rule on one transport: an illegal move is a 200 answer with ``legal`` false."""
     return engine.call(_stub().ValidateTransport, request)
+
+
+@blueprint.post("/final-round/plan")
+@blueprint.arguments(TownSchema, as_kwargs=False)
+@blueprint.response(200, FinalRoundPlanSchema)
+@blueprint.problem_responses(*PROBLEMS)
+def plan_final_round(town):  # type: ignore[no-untyped-def]
+    """The best total any legal sequence of transports and processing runs reaches from a
+    town as the fourth round's transportation and processing begin, and a plan for it."""
+    answer = engine.call(_stub().PlanFinalRound, service_pb2.PlanFinalRoundRequest(town=town),
+                         strip_prefix="/town")
+    return answer.plan

@@ -16,9 +16,9 @@ import marshmallow as ma
 from google.protobuf import json_format, struct_pb2
 
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
-from referee.foxglove_farm.v1 import scoring_pb2, town_pb2, transport_pb2
+from referee.foxglove_farm.v1 import planning_pb2, scoring_pb2, town_pb2, transport_pb2
 
-from ...fields import INT32_MAX, ProtoEnum, whole_number
+from ...fields import INT32_MAX, INT32_MIN, ProtoEnum, Tagged, set_fields, whole_number
 
 MAX_CATALOG_DEPTH = 16
 """No catalog definition nests deeper (the deepest, an effect's ``one_of``, needs 6)."""
@@ -29,21 +29,16 @@ MAX_EXACT_INTEGER = 2**53
 
 def int32(**kwargs: Any) -> ma.fields.Integer:
     """Any whole number the wire carries; the rules say which are in range."""
-    return whole_number(-INT32_MAX - 1, INT32_MAX, **kwargs)
+    return whole_number(INT32_MIN, INT32_MAX, **kwargs)
 
 
 def good_type(**kwargs: Any) -> ProtoEnum:
     return ProtoEnum(town_pb2.Good, "a goods type", **kwargs)
 
 
-class Side(ProtoEnum):
+def side(**kwargs: Any) -> ProtoEnum:
     """A side of a tile, named N, E, S or W as the contract does."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(town_pb2.Side, "a side", **kwargs)
-        self.by_name = {name.upper(): number for name, number in self.by_name.items()}
-        self.by_number = {number: name for name, number in self.by_name.items()}
-        self.metadata["enum"] = list(self.by_name)
+    return ProtoEnum(town_pb2.Side, "a side", upper_case=True, **kwargs)
 
 
 class GoodsField(ma.fields.Dict):
@@ -60,9 +55,7 @@ class GoodsField(ma.fields.Dict):
 
     def _serialize(self, value: town_pb2.Goods | None, attr: str | None, obj: Any,
                    **kwargs: Any) -> dict[str, int] | None:
-        if value is None:
-            return None
-        return {field.name: count for field, count in value.ListFields()}
+        return None if value is None else set_fields(value)
 
 
 def _whole_numbers(value: Any) -> Any:
@@ -149,7 +142,7 @@ class TownTileSchema(ma.Schema):
     col = int32(required=True)
     building = ma.fields.String(metadata={"description": (
         "a building id: the rulebook's name in snake_case, apostrophes dropped")})
-    trail = ma.fields.List(Side(), metadata={"description": (
+    trail = ma.fields.List(side(), metadata={"description": (
         "the open sides: two opposite, two neighbouring, or three")})
     goods = GoodsField(allow_none=True, metadata={"description": "goods on a building"})
 
@@ -301,3 +294,74 @@ class TransportVerdictSchema(ma.Schema):
         if answer.legal:
             return {"legal": True, "path": answer.path, "town": answer.town}
         return {"legal": False, "violations": answer.violations}
+
+
+class _StepSchema(ma.Schema):
+    """A plan step: the :class:`Tagged` field hands over the whole ``PlanStep``, and the
+    schema named by its ``action`` writes that member."""
+
+    kind = ""
+
+    @ma.pre_dump
+    def member(self, step: planning_pb2.PlanStep, **kwargs: Any) -> Any:
+        return getattr(step, self.kind)
+
+
+class MoveStepSchema(_StepSchema):
+    """Move goods along the trails (FF-R2, FF-R3)."""
+
+    kind = "move"
+    action = ma.fields.Constant(kind)
+    good = good_type()
+    count = ma.fields.Integer()
+    origin = position(data_key="from")
+    destination = position(data_key="to")
+    path = PathField()
+
+
+class ProcessChoiceSchema(ma.Schema):
+    row = ma.fields.Integer()
+    col = ma.fields.Integer()
+    goods = GoodsField(metadata={"description": "what the building is left with"})
+
+
+class ProcessStepSchema(_StepSchema):
+    """A processing run, every effect executed fully (FF-R4); ``choices`` only where FF-R4
+    leaves one."""
+
+    kind = "process"
+    action = ma.fields.Constant(kind)
+    points = ma.fields.Integer()
+    choices = ma.fields.List(ma.fields.Nested(ProcessChoiceSchema))
+
+    @ma.pre_dump
+    def member(self, step: planning_pb2.PlanStep, **kwargs: Any) -> dict[str, Any]:
+        run = step.process
+        return {"points": run.points, **({"choices": run.choices} if run.choices else {})}
+
+
+class HaulPickSchema(ma.Schema):
+    good = good_type()
+    count = ma.fields.Integer()
+    origin = position(data_key="from")
+
+
+class HaulStepSchema(_StepSchema):
+    """Goods placed on a Hauler's Hut at a transportation phase's start (FF-R17)."""
+
+    kind = "haul"
+    action = ma.fields.Constant(kind)
+    hut = position(data_key="to")
+    picks = ma.fields.List(ma.fields.Nested(HaulPickSchema))
+
+
+class FinalRoundPlanSchema(ma.Schema):
+    total = ma.fields.Integer(metadata={"description": (
+        "score_track + processing_points + end_game_points, never below 0 (FF-R18)")})
+    processing_points = ma.fields.Integer()
+    end_game_points = ma.fields.Integer()
+    goods_remaining = ma.fields.Integer(metadata={"description": (
+        "the fewest any plan with the best total leaves (FF-R16)")})
+    steps = ma.fields.List(Tagged({s.kind: s for s in (MoveStepSchema, ProcessStepSchema,
+                                                        HaulStepSchema)},
+                                  "a plan step", tag="action", oneof="action"))
