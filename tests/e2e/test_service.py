@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import signal
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,9 +20,18 @@ from api_gateway.resources.downtown_farmers_market.schemas import (
     ScoreSchema,
     ValidateMoveRequestSchema,
 )
+from api_gateway.resources.foxglove_farm.schemas import (
+    FinalRoundPlanSchema,
+    TownSchema,
+    TownScoreSchema,
+    TransportMoveSchema,
+    TransportVerdictSchema,
+)
 from clients import GrpcClient, InvalidRequestError, RestClient
 from referee.downtown_farmers_market.v1 import scoring_pb2
 
+from ..foxglove_farm.towns import b, town_data, town_dicts
+from ..platform.foxglove_towns import KULY
 from ..sample_boards import SIMPLE_BOARD, SIMPLE_BOARD_TOTAL, board
 from .conftest import Service, start_engine, start_gateway
 
@@ -100,6 +110,45 @@ def test_errors_agree_between_rest_and_grpc(rest: RestClient, grpc_client: GrpcC
     assert over_rest.value.problems == [(p.removeprefix("/board"), d)
                                         for p, d in over_grpc.value.problems]
     assert over_rest.value.problems[0][0] == "/grid/0/0"
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(town=town_dicts(max_tiles=12))
+def test_foxglove_score_and_plan_agree(rest: RestClient, grpc_client: GrpcClient,
+                                       town: dict[str, Any]) -> None:
+    message = TownSchema().load(town)
+    assert rest.score_town(town) == TownScoreSchema().dump(grpc_client.score_town(message))
+    over_grpc = grpc_client.plan_final_round(message)
+    assert rest.plan_final_round(town) == FinalRoundPlanSchema().dump(over_grpc)
+
+
+def test_foxglove_transport_agrees(rest: RestClient, grpc_client: GrpcClient) -> None:
+    """The Kuly example's moves, each from the town the last left, and an illegal one."""
+    town = KULY["town"]
+    for move in [KULY["transportation"][1]["move"], *(s["move"] for s in KULY["transportation"])]:
+        over_grpc = grpc_client.validate_transport(TownSchema().load(town),
+                                                   TransportMoveSchema().load(move))
+        over_rest = rest.validate_transport(town, move)
+        assert over_rest == TransportVerdictSchema().dump(over_grpc)
+        town = over_rest.get("town", town)
+    assert [tile.get("goods") for tile in town["tiles"] if tile.get("building") == "ranch"
+            ] == [{"sheep": 1}]
+
+
+def refusal(call: Callable[..., Any], *args: Any) -> list[tuple[str, str]]:
+    """The problems, (pointer, detail), that ``call(*args)`` is refused with."""
+    with pytest.raises(InvalidRequestError) as raised:
+        call(*args)
+    return raised.value.problems
+
+
+def test_foxglove_errors_agree(rest: RestClient, grpc_client: GrpcClient) -> None:
+    bad = town_data(b(1, 0, "forrest"), b(3, 3, "ranch", sheep=9))
+    over_rest = refusal(rest.score_town, bad)
+    over_grpc = refusal(grpc_client.score_town, TownSchema().load(bad))
+    assert over_rest == [(p.removeprefix("/town"), d) for p, d in over_grpc]
+    assert [p for p, _ in over_rest] == ["/tiles/2/building", "/tiles/3/goods"]
 
 
 @pytest.mark.parametrize("data, headers, status", [
