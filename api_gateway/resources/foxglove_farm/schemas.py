@@ -296,6 +296,11 @@ class TransportVerdictSchema(ma.Schema):
         return {"legal": False, "violations": answer.violations}
 
 
+def step_action(kind: str) -> ma.fields.Constant:
+    """A plan step's ``action``: always ``kind``."""
+    return ma.fields.Constant(kind, metadata={"type": "string", "enum": [kind]})
+
+
 class _StepSchema(ma.Schema):
     """A plan step: the :class:`Tagged` field hands over the whole ``PlanStep``, and the
     schema named by its ``action`` writes that member."""
@@ -311,7 +316,7 @@ class MoveStepSchema(_StepSchema):
     """Move goods along the trails (FF-R2, FF-R3)."""
 
     kind = "move"
-    action = ma.fields.Constant(kind)
+    action = step_action(kind)
     good = good_type()
     count = ma.fields.Integer()
     origin = position(data_key="from")
@@ -330,7 +335,7 @@ class ProcessStepSchema(_StepSchema):
     leaves one."""
 
     kind = "process"
-    action = ma.fields.Constant(kind)
+    action = step_action(kind)
     points = ma.fields.Integer()
     choices = ma.fields.List(ma.fields.Nested(ProcessChoiceSchema))
 
@@ -350,7 +355,7 @@ class HaulStepSchema(_StepSchema):
     """Goods placed on a Hauler's Hut at a transportation phase's start (FF-R17)."""
 
     kind = "haul"
-    action = ma.fields.Constant(kind)
+    action = step_action(kind)
     hut = position(data_key="to")
     picks = ma.fields.List(ma.fields.Nested(HaulPickSchema))
 
