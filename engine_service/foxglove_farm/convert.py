@@ -80,7 +80,7 @@ def _tile_json(tile: town_pb2.Tile) -> Json:
     return data
 
 
-def town_json(town: town_pb2.Town) -> Json:
+def _town_json(town: town_pb2.Town) -> Json:
     """The contract's JSON form of a town message."""
     data: Json = {"variant": _name(_VARIANT_NAMES, town_pb2.Variant, town.variant),
                   "score_track": town.score_track,
@@ -100,21 +100,21 @@ def _move_json(move: transport_pb2.Move) -> Json:
     return data
 
 
-def town_from_proto(town: town_pb2.Town, field: str = "town") -> fox.Town:
-    """A well-formed town from the request's ``field``, or every problem under it."""
-    return fox.parse_town(town_json(town), path=(field,))
+def town_from_proto(town: town_pb2.Town) -> fox.Town:
+    """A well-formed town from the request's ``town``, or every problem under it."""
+    return fox.parse_town(_town_json(town), path=("town",))
 
 
 def players_from_proto(players: Sequence[scoring_pb2.PlayerTown]) -> list[tuple[str, fox.Town]]:
     """Named, well-formed towns to rank (the request's ``players``), or every problem."""
-    return fox.parse_players({"players": [{"name": p.name, "town": town_json(p.town)}
+    return fox.parse_players({"players": [{"name": p.name, "town": _town_json(p.town)}
                                           for p in players]})
 
 
 def transport_from_proto(request: service_pb2.ValidateTransportRequest
                          ) -> tuple[fox.Town, fox.Move]:
     """The town and the move to rule on, or every problem with either."""
-    return fox.parse_transport_request({"town": town_json(request.town),
+    return fox.parse_transport_request({"town": _town_json(request.town),
                                         "move": _move_json(request.move)})
 
 
