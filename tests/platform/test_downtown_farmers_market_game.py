@@ -300,7 +300,8 @@ BODIES = {
 
 
 @pytest.mark.parametrize("path", list(BODIES))
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_no_body_gets_a_server_error(gateway: FlaskClient, path: str, data: st.DataObject
                                      ) -> None:

@@ -192,7 +192,8 @@ def test_openapi_documents_the_contract(gateway: FlaskClient) -> None:
     assert gateway.get("/v1/docs").status_code == 200
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=mutated(board))
 def test_no_body_gets_a_server_error(gateway: FlaskClient, body: Any) -> None:
     answer = gateway.post(SCORE, data=json.dumps(body), content_type="application/json")
@@ -202,7 +203,8 @@ def test_no_body_gets_a_server_error(gateway: FlaskClient, body: Any) -> None:
                    for e in answer.get_json()["errors"])
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=board)
 def test_every_generated_board_scores(gateway: FlaskClient, body: dict[str, Any]) -> None:
     answer = gateway.post(SCORE, json=body)
