@@ -22,3 +22,6 @@ limit_request_fields = 100
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("REFEREE_LOG_LEVEL", "info").lower()
+# gunicorn 25.1+ opens a control socket at one per-user path; several gateways (or test
+# runs) on one machine would fight over it, and nothing here uses gunicornc.
+control_socket_disable = True
