@@ -27,17 +27,12 @@ blueprint = Blueprint("downtown-farmers-market", __name__,
                       description="Score finished (or unfinished) boards, rank players, "
                                   "and referee a game move by move.")
 
-PROBLEMS = (400, 413, 422, 503, 504)
-
 
 def _stub() -> service_grpc.DowntownFarmersMarketServiceStub:
     return service_grpc.DowntownFarmersMarketServiceStub(engine.channel())
 
 
-@blueprint.post("/score")
-@blueprint.arguments(BoardSchema, as_kwargs=False)
-@blueprint.response(200, ScoreSchema)
-@blueprint.problem_responses(*PROBLEMS)
+@blueprint.json_post("/score", BoardSchema, ScoreSchema)
 def score(board):  # type: ignore[no-untyped-def]
     """Score one board, line by line, each line with its reason and ruling."""
     answer = engine.call(_stub().ScoreBoard, service_pb2.ScoreBoardRequest(board=board),
@@ -45,19 +40,13 @@ def score(board):  # type: ignore[no-untyped-def]
     return answer.score
 
 
-@blueprint.post("/rank")
-@blueprint.arguments(RankRequestSchema, as_kwargs=False)
-@blueprint.response(200, RankingSchema)
-@blueprint.problem_responses(*PROBLEMS)
+@blueprint.json_post("/rank", RankRequestSchema, RankingSchema)
 def rank(request):  # type: ignore[no-untyped-def]
     """Score and place 1 to 4 players, with the rulebook's tie-breaks (DFM-R10)."""
     return engine.call(_stub().RankPlayers, request)
 
 
-@blueprint.post("/games")
-@blueprint.arguments(GameSetupSchema, as_kwargs=False)
-@blueprint.response(200, GameStateSchema)
-@blueprint.problem_responses(*PROBLEMS)
+@blueprint.json_post("/games", GameSetupSchema, GameStateSchema)
 def new_game(setup):  # type: ignore[no-untyped-def]
     """Start a game from its setup: the state before the first take."""
     answer = engine.call(_stub().NewGame, service_pb2.NewGameRequest(setup=setup),
@@ -65,10 +54,7 @@ def new_game(setup):  # type: ignore[no-untyped-def]
     return answer.state
 
 
-@blueprint.post("/legal-moves")
-@blueprint.arguments(LegalMovesRequestSchema, as_kwargs=False)
-@blueprint.response(200, LegalMovesSchema)
-@blueprint.problem_responses(*PROBLEMS)
+@blueprint.json_post("/legal-moves", LegalMovesRequestSchema, LegalMovesSchema)
 def legal_moves(request):  # type: ignore[no-untyped-def]
     """Every legal take or discard in a state, each distinct tile once.
 
@@ -77,10 +63,7 @@ def legal_moves(request):  # type: ignore[no-untyped-def]
     return engine.call(_stub().ListLegalMoves, request)
 
 
-@blueprint.post("/moves/validate")
-@blueprint.arguments(ValidateMoveRequestSchema, as_kwargs=False)
-@blueprint.response(200, MoveVerdictSchema)
-@blueprint.problem_responses(*PROBLEMS)
+@blueprint.json_post("/moves/validate", ValidateMoveRequestSchema, MoveVerdictSchema)
 def validate_move(request):  # type: ignore[no-untyped-def]
     """Judge a move: the next state, or every rule it breaks.
 
@@ -90,10 +73,7 @@ def validate_move(request):  # type: ignore[no-untyped-def]
     return engine.call(_stub().ValidateMove, request)
 
 
-@blueprint.post("/games/replay")
-@blueprint.arguments(ReplayGameRequestSchema, as_kwargs=False)
-@blueprint.response(200, GameReplaySchema)
-@blueprint.problem_responses(*PROBLEMS)
+@blueprint.json_post("/games/replay", ReplayGameRequestSchema, GameReplaySchema)
 def replay_game(request):  # type: ignore[no-untyped-def]
     """Replay a game's log to its end or its first illegal move; once the game is over,
     the final scores and the winners (DFM-R10)."""

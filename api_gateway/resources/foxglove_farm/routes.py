@@ -22,17 +22,12 @@ blueprint = Blueprint("foxglove-farm", __name__, url_prefix="/v1/foxglove-farm",
                       description="Score towns, rank players, rule on transports and plan "
                                   "the final round.")
 
-PROBLEMS = (400, 413, 422, 503, 504)
-
 
 def _stub() -> service_grpc.FoxgloveFarmServiceStub:
     return service_grpc.FoxgloveFarmServiceStub(engine.channel())
 
 
-@blueprint.post("/score")
-@blueprint.arguments(TownSchema, as_kwargs=False)
-@blueprint.response(200, TownScoreSchema)
-@blueprint.problem_responses(*PROBLEMS)
+@blueprint.json_post("/score", TownSchema, TownScoreSchema)
 def score(town):  # type: ignore[no-untyped-def]
     """Score a town after the fourth round: score track plus each end-game effect."""
     answer = engine.call(_stub().ScoreTown, service_pb2.ScoreTownRequest(town=town),
@@ -40,28 +35,19 @@ def score(town):  # type: ignore[no-untyped-def]
     return answer.score
 
 
-@blueprint.post("/rank")
-@blueprint.arguments(RankTownsSchema, as_kwargs=False)
-@blueprint.response(200, TownRankingSchema)
-@blueprint.problem_responses(*PROBLEMS)
+@blueprint.json_post("/rank", RankTownsSchema, TownRankingSchema)
 def rank(request):  # type: ignore[no-untyped-def]
     """Score and place 1 to 4 players, with the rulebook's tie-breaks (FF-R16)."""
     return engine.call(_stub().RankPlayers, request)
 
 
-@blueprint.post("/transport/validate")
-@blueprint.arguments(TransportRequestSchema, as_kwargs=False)
-@blueprint.response(200, TransportVerdictSchema)
-@blueprint.problem_responses(*PROBLEMS)
+@blueprint.json_post("/transport/validate", TransportRequestSchema, TransportVerdictSchema)
 def validate_transport(request):  # type: ignore[no-untyped-def]
     """Rule on one transport: an illegal move is a 200 answer with ``legal`` false."""
     return engine.call(_stub().ValidateTransport, request)
 
 
-@blueprint.post("/final-round/plan")
-@blueprint.arguments(TownSchema, as_kwargs=False)
-@blueprint.response(200, FinalRoundPlanSchema)
-@blueprint.problem_responses(*PROBLEMS)
+@blueprint.json_post("/final-round/plan", TownSchema, FinalRoundPlanSchema)
 def plan_final_round(town):  # type: ignore[no-untyped-def]
     """The best total any legal sequence of transports and processing runs reaches from a
     town as the fourth round's transportation and processing begin, and a plan for it."""
