@@ -1,0 +1,237 @@
+"""The final-round optimizer: the best total any legal final round reaches, and a plan.
+
+``plan_final_round(town) -> FinalRoundPlan`` takes a town as the fourth round's
+transportation and processing begin, and answers the contract's
+``/v1/foxglove-farm/final-round/plan``: the highest ``total`` (score track + processing
+points + end-game points), among those the fewest goods left (FF-R16), and the steps that
+reach it. The answer is exact, and the plan is replayed through the referee's own
+:func:`..transport.apply_move`, :func:`..transport.apply_haul` and
+:func:`..processing.run_processing` before it is returned.
+
+How (see each module): the town splits into independent *clusters* (:mod:`.board`).
+For each, an integer program over goods pools bounds what any plan can reach
+(:mod:`.relaxation`, solved by :mod:`.lp`); a constructive plan that reaches the bound is
+optimal (:mod:`.realize`); otherwise an exact branch-and-bound search over the cluster's
+real states finds the best (:mod:`.search`). Cluster plans run side by side.
+
+Interpretations (the rulings leave these open):
+
+- The final round has at least one processing run: its processing phase happens, and
+  FF-R15 lets it repeat. Transports may follow the last run (they move goods onto, say,
+  the Ranch). A run that fires nothing is allowed.
+- Hauler's Hut (FF-R17): "each transportation phase" includes every one of the final
+  round's alternations, so the hut hauls (up to its count, onto its free slots, from any
+  other building, ignoring routes) at the start of the first transportation and again
+  after every run, before that phase's first move. A run that fires nothing therefore
+  starts a new phase and lets the hut haul again. Plans show a haul as
+  ``{"action": "haul", "to": {row, col}, "picks": [{"good", "count", "from"}]}``.
+- When FF-R4 leaves a "different types" effect a choice of goods, the plan's process
+  step names what the building is left with (``choices``).
+- FF-R18: totals below 0 count as 0, so when no plan reaches a positive total, every
+  plan ties at 0 and the one leaving the fewest goods is chosen.
+
+Raises :class:`UnboundedPlanError` (a ``ValueError``) for a request catalog whose
+conversions on different buildings cycle while scoring, which has no best plan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import GOODS, Good, Goods, Position, Town
+from ..processing import run_processing
+from ..routes import Route, route_to_list
+from ..scoring import score_town
+from ..transport import Move, Pick, apply_haul, apply_move
+from .actions import Action, ClusterPlan, HaulAction, MoveAction
+from .board import Board
+from .realize import realize
+from .relaxation import Relaxer, UnboundedPlanError
+from .search import search
+
+DEFAULT_SEARCH_BUDGET = 100_000
+"""Arrangements the exact search may store for one cluster (about a second and 100 MB):
+a hundred times what the jammed test towns need; a guard against towns built to jam
+goods everywhere (see ``deploy/bench_planner.py --loaded``)."""
+
+__all__ = ["DEFAULT_SEARCH_BUDGET", "FinalRoundPlan", "HaulStep", "MoveStep", "PlanStep", "ProcessStep",
+           "UnboundedPlanError", "plan_final_round"]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStep:
+    """Move ``count`` goods of type ``good`` from ``origin`` to ``destination`` along
+    ``path`` (FF-R2, FF-R3)."""
+
+    good: Good
+    count: int
+    origin: Position
+    destination: Position
+    path: Route
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": "move", "good": self.good.value, "count": self.count,
+                "from": _position(self.origin), "to": _position(self.destination),
+                "path": route_to_list(self.path)}
+
+
+@dataclass(frozen=True, slots=True)
+class HaulStep:
+    """At a transportation phase's start, goods placed on the hut at ``hut`` (FF-R17)."""
+
+    hut: Position
+    picks: tuple[Pick, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": "haul", "to": _position(self.hut),
+                "picks": [{"good": p.good.value, "count": p.count,
+                           "from": _position(p.origin)} for p in self.picks]}
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessStep:
+    """One processing run (FF-R4) and the points it scores. ``choices`` names, where FF-R4
+    leaves a choice, the goods a building is left with."""
+
+    points: int
+    choices: tuple[tuple[Position, Goods], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": "process", "points": self.points}
+        if self.choices:
+            out["choices"] = [{**_position(p), "goods": g.to_dict()} for p, g in self.choices]
+        return out
+
+
+PlanStep = MoveStep | HaulStep | ProcessStep
+
+
+@dataclass(frozen=True, slots=True)
+class FinalRoundPlan:
+    """The best final round: its total and how it is made up, and the steps."""
+
+    total: int
+    score_track: int
+    """The score track before the final round's transports and runs."""
+    processing_points: int
+    end_game_points: int
+    goods_remaining: int
+    steps: tuple[PlanStep, ...]
+    optimal: bool = True
+    """False only when the search budget ran out first (see :func:`plan_final_round`)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The contract's answer for ``/final-round/plan``."""
+        return {"total": self.total, "processing_points": self.processing_points,
+                "end_game_points": self.end_game_points,
+                "goods_remaining": self.goods_remaining, "optimal": self.optimal,
+                "steps": [step.to_dict() for step in self.steps]}
+
+
+def plan_final_round(town: Town, search_budget: int | None = DEFAULT_SEARCH_BUDGET,
+                     ) -> FinalRoundPlan:
+    """The best total reachable from ``town`` (a well-formed town, see
+    :func:`..town.parse_town`) and a plan reaching it.
+
+    ``search_budget`` caps the arrangements the exact search may look at in one cluster
+    (``None``: no cap). Only towns whose goods jam need the search; if the cap is reached,
+    the best plan found is returned with ``optimal`` False.
+    """
+    tokens, optimal = _plan(Board(town), search_budget)
+    best = _replay(town, tokens, optimal)
+    raw = best.score_track + best.processing_points + best.end_game_points
+    if raw <= 0:  # FF-R18: every plan scores 0, so only the goods left matter
+        tokens, optimal = _plan(Board(town, points_matter=False), search_budget)
+        best = _replay(town, tokens, optimal)
+    return best
+
+
+def _plan(board: Board, budget: int | None,
+          ) -> tuple[list[Action | dict[int, Goods]], bool]:
+    """The whole town's plan as actions, with each run given as its choices; and whether
+    it is proven best."""
+    solved = [_plan_cluster(board, members, budget) for members in board.clusters
+              if any(board.spots[i].processes or board.spots[i].end_effects
+                     for i in members)]
+    plans = [plan for plan, _ in solved]
+    runs = max([1, *(plan.runs for plan in plans)])
+    tokens: list[Action | dict[int, Goods]] = []
+    for r in range(runs):
+        choices: dict[int, Goods] = {}
+        for plan in plans:
+            if r < plan.runs:
+                tokens.extend(plan.segments[r])
+                choices.update(plan.choices[r])
+        tokens.append(choices)
+    for plan in plans:  # after its last run a cluster is idle: later runs fire nothing
+        tokens.extend(plan.segments[-1])
+    return tokens, all(optimal for _, optimal in solved)
+
+
+def _plan_cluster(board: Board, members: tuple[int, ...], budget: int | None,
+                  ) -> tuple[ClusterPlan, bool]:
+    relaxer = Relaxer(board, members)
+    state = tuple(board.spots[i].tile.goods for i in members)
+    relaxation = relaxer.solve(state)
+    bound = relaxation.bound - sum(g.total for g in state)
+    built = realize(board, members, state, relaxation)
+    if built is None or built.value < bound:
+        built = realize(board, members, state, relaxation, replan=relaxer) or built
+    if built is not None and built.value == bound:
+        return built, True
+    return search(board, members, state, relaxer, built, budget)
+
+
+def _replay(town: Town, tokens: list[Action | dict[int, Goods]], optimal: bool,
+            ) -> FinalRoundPlan:
+    """Carry the plan out with the referee's own rules, writing the steps as it goes."""
+    board_positions = [tile.position for tile in town.buildings]
+    steps: list[PlanStep] = []
+    current = town
+    hauls: dict[int, list[Pick]] = {}
+    for n, token in enumerate(tokens):
+        if isinstance(token, HaulAction):
+            picks = hauls.setdefault(token.hut, [])
+            for g, origin in token.picks:
+                picks.append(Pick(GOODS[g], 1, board_positions[origin]))
+            if isinstance(tokens[n + 1] if n + 1 < len(tokens) else None, HaulAction):
+                continue
+            for hut, picks in hauls.items():
+                merged = _merge_picks(picks)
+                current = apply_haul(current, board_positions[hut], merged)
+                steps.append(HaulStep(board_positions[hut], merged))
+            hauls = {}
+        elif isinstance(token, MoveAction):
+            good = GOODS[token.good]
+            origin = board_positions[token.origin]
+            destination = board_positions[token.destination]
+            current = apply_move(current, Move(good, 1, origin, destination))
+            last = steps[-1] if steps else None
+            if (isinstance(last, MoveStep) and last.good is good and last.origin == origin
+                    and last.destination == destination):
+                steps[-1] = MoveStep(good, last.count + 1, origin, destination, last.path)
+            else:
+                path = town.network.route(origin, destination, good, town.variant)
+                assert path is not None  # apply_move found it
+                steps.append(MoveStep(good, 1, origin, destination, path))
+        else:
+            choices = {board_positions[i]: goods for i, goods in token.items()}
+            result = run_processing(current, choices or None)
+            current = result.town
+            steps.append(ProcessStep(result.points, tuple(sorted(choices.items()))))
+    score = score_town(current)
+    return FinalRoundPlan(score.total, town.score_track,
+                          current.score_track - town.score_track, score.end_game_points,
+                          score.goods_remaining, tuple(steps), optimal)
+
+
+def _merge_picks(picks: list[Pick]) -> tuple[Pick, ...]:
+    counts: dict[tuple[Good, Position], int] = {}
+    for pick in picks:
+        counts[(pick.good, pick.origin)] = counts.get((pick.good, pick.origin), 0) + 1
+    return tuple(Pick(good, n, origin) for (good, origin), n in counts.items())
+
+
+def _position(position: Position) -> dict[str, int]:
+    return {"row": position.row, "col": position.col}

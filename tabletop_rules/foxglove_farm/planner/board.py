@@ -46,22 +46,18 @@ class Spot:
     the type."""
     haul: int
     """How many goods a Haul effect (Hauler's Hut) brings at a phase's start; 0 if none."""
+    end_effects: tuple[GainPerHeld | BonusIfHeld, ...]
+    """End-game effects that count goods on this tile (Ranch, FF-R7)."""
 
     @property
     def processes(self) -> bool:
         return bool(self.tile.building.processing)
 
-    @cached_property
-    def end_effects(self) -> tuple[GainPerHeld | BonusIfHeld, ...]:
-        """End-game effects that count goods on this tile (Ranch, FF-R7)."""
-        return tuple(e for e in self.tile.building.effects_in(Phase.END_GAME)
-                     if isinstance(e, GainPerHeld | BonusIfHeld))
-
 
 class Board:
     """A town's buildings, regions and clusters, and cached processing outcomes."""
 
-    def __init__(self, town: Town) -> None:
+    def __init__(self, town: Town, points_matter: bool = True) -> None:
         self.town = town
         network = town.network
         buildings = town.buildings
@@ -69,13 +65,16 @@ class Board:
         self.spots: tuple[Spot, ...] = tuple(
             Spot(tile.position, tile, tile.building.slots, tile.building.depicts,
                  tuple(regions[g].get(tile.position, -1) for g in GOODS),
-                 sum(e.count for e in tile.building.effects if isinstance(e, Haul)))
+                 sum(e.count for e in tile.building.effects if isinstance(e, Haul)),
+                 tuple(e for e in tile.building.effects_in(Phase.END_GAME)
+                       if isinstance(e, GainPerHeld | BonusIfHeld)))
             for tile in buildings)
         self.index = {spot.position: i for i, spot in enumerate(self.spots)}
         self.network = network
-        self.weight = sum(spot.slots for spot in self.spots) + 1
+        self.weight = sum(spot.slots for spot in self.spots) + 1 if points_matter else 0
         """Points are worth more than any difference in goods left: value = weight x points
-        - goods left ranks plans as FF-R16 does (most points, then fewest goods)."""
+        - goods left ranks plans as FF-R16 does (most points, then fewest goods). 0 when
+        only the goods left matter (every plan's total floored to 0, FF-R18)."""
         self._outcomes: dict[tuple[str, Goods], tuple[Outcome, ...]] = {}
         self._canonical: dict[tuple[str, Goods], Outcome] = {}
 
