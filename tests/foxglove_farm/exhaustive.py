@@ -1,10 +1,11 @@
-"""Brute force for the final round: every sequence of single-good moves, hauls and runs.
+"""Brute force for the final round, a plan checker, and small random towns for both.
 
-The reference the planner is checked against. It knows nothing of the planner: it moves
-goods one at a time wherever the referee's own route rules allow
-(:func:`reachable` + :func:`apply_move`), hauls with :func:`apply_haul`, runs
-:func:`run_processing` with every choice :func:`processing_outcomes` allows, and scores
-with :func:`score_town`. Memoised by the goods on every building.
+:func:`best_final_round` is the reference the planner is checked against. It knows
+nothing of the planner: it tries every sequence of single-good moves wherever the
+referee's own route rules allow (:func:`reachable` + :func:`apply_move`), hauls with
+:func:`apply_haul`, runs :func:`run_processing` with every choice
+:func:`processing_outcomes` allows, and scores with :func:`score_town`; memoised by the
+goods on every building. :func:`replay` carries a plan out with the referee's checks.
 
 Semantics (the planner's documented interpretations): at least one processing run; a
 Hauler's Hut hauls at the start of every transportation phase, before that phase's first
@@ -15,18 +16,26 @@ them: most points, then fewest goods left; when no plan scores above 0, all tie 
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from itertools import product
+from typing import Any
 
 from tabletop_rules.foxglove_farm import (
     GOODS,
+    Good,
     Goods,
     Haul,
     Move,
     Pick,
+    Position,
     Town,
     apply_haul,
     apply_move,
+    builtin_catalog,
+    check_haul,
+    check_move,
+    parse_catalog,
     processing_outcomes,
     reachable,
     run_processing,
@@ -35,6 +44,52 @@ from tabletop_rules.foxglove_farm import (
 
 Value = tuple[int, int]
 """(points gained from here on, including end-game points; minus goods left)."""
+
+
+def replay(town: Town, answer: dict[str, Any]) -> Town:
+    """Carry out a plan's steps (the contract's JSON form) with the referee's own checks,
+    asserting each is legal and scores what it says, and that the answer's figures are
+    what the town ends with. Returns the town at the end."""
+    hauled: dict[Position, int] = {}
+    moved = False
+    processing = runs = 0
+    for step in answer["steps"]:
+        if step["action"] == "move":
+            move = Move(Good(step["good"]), step["count"], _at(step["from"]), _at(step["to"]))
+            check = check_move(town, move)
+            assert check.legal, (step, check.violations)
+            assert [list(p) for p in check.path] == step["path"]
+            assert check.town is not None
+            town, moved = check.town, True
+        elif step["action"] == "haul":  # FF-R17: at a phase's start, up to the hut's count
+            hut = _at(step["to"])
+            picks = [Pick(Good(p["good"]), p["count"], _at(p["from"])) for p in step["picks"]]
+            assert not moved, "a haul comes before the phase's first move"
+            hauled[hut] = hauled.get(hut, 0) + sum(p.count for p in picks)
+            tile = town.building_at(hut)
+            assert tile is not None
+            limit = sum(e.count for e in tile.building.effects if isinstance(e, Haul))
+            assert hauled[hut] <= limit
+            assert not check_haul(town, hut, picks)
+            town = apply_haul(town, hut, picks)
+        else:
+            assert step["action"] == "process"
+            choices = {_at(c): Goods.of(c["goods"]) for c in step.get("choices", [])}
+            result = run_processing(town, choices or None)
+            assert result.points == step["points"]
+            town, processing, runs = result.town, processing + result.points, runs + 1
+            hauled, moved = {}, False
+    assert runs >= 1, "the final round has at least one processing run"
+    score = score_town(town)
+    assert processing == answer["processing_points"]
+    assert score.end_game_points == answer["end_game_points"]
+    assert score.goods_remaining == answer["goods_remaining"]
+    assert score.total == answer["total"]
+    return town
+
+
+def _at(where: dict[str, int]) -> Position:
+    return Position(where["row"], where["col"])
 
 
 class TooBig(Exception):
@@ -149,11 +204,11 @@ class _Exhaustive:
 # -- small random towns the brute force can handle -----------------------------------------
 
 BUILDINGS = (
-    "charcoal_kiln", "butcher", "bakery", "grocer", "foundry", "furniture_store", "baths",
-    "brewery", "market", "marketplace", "smokehouse", "tavern", "restaurant", "factory",
-    "ranch", "ranch", "lambing_shed", "coal_mine", "allotment", "granary", "barn",
-    "hot_spring", "grazing_land", "general_goods_store", "discount_store", "emporium",
-    "haulers_hut", "community_centre", "guildhall",
+    "charcoal_kiln", "charcoal_kiln", "butcher", "butcher", "bakery", "grocer", "foundry",
+    "furniture_store", "baths", "brewery", "market", "marketplace", "smokehouse", "tavern",
+    "restaurant", "factory", "ranch", "ranch", "lambing_shed", "coal_mine", "allotment",
+    "granary", "barn", "hot_spring", "grazing_land", "general_goods_store",
+    "discount_store", "emporium", "haulers_hut", "community_centre", "guildhall",
 )
 TRAILS = ("NS", "EW", "NE", "ES", "SW", "WN", "NES", "ESW", "SWN", "WNE")
 
@@ -176,43 +231,41 @@ CUSTOM_BUILDINGS = ("spinnery", "coal_tax", "bazaar", "depot", "ranch", "charcoa
                     "butcher", "grocer", "market", "lambing_shed", "allotment", "granary")
 
 
-def random_small_town(rng, variant: str, custom: bool = False, buildings: int = 4,
-                      max_goods: int = 7, full: float = 0.0) -> dict:
-    """A town's JSON with the starting tile, ``buildings`` more buildings and some trails
-    placed next to the town at random, and at most ``max_goods`` goods in all; a building
-    is filled to its slots with probability ``full`` (jams: no free slot to move to)."""
-    from tabletop_rules.foxglove_farm import builtin_catalog, parse_catalog
-
+def random_small_town(rng: random.Random, variant: str, custom: bool = False,
+                      columns: int = 3, max_goods: int = 7, full: float = 0.0,
+                      ) -> dict[str, Any]:
+    """A town's JSON: buildings on rows 0 and 2 (the starting tile at (0, 0)-(0, 1), a few
+    spaces left empty), row 1 trails of random shapes, so that towns are mostly connected
+    but routes, groups and the expert variant's blocks vary. At most
+    ``max_goods`` goods in all; a building is filled to its slots with probability
+    ``full`` (jams: no free slot to move to)."""
     catalog = parse_catalog(CUSTOM_CATALOG) if custom else builtin_catalog()
     names = CUSTOM_BUILDINGS if custom else BUILDINGS
-    placed: dict[tuple[int, int], dict] = {
-        (0, 0): {"row": 0, "col": 0, "building": "forest"},
-        (0, 1): {"row": 0, "col": 1, "building": "mine"}}
-    added = 0
-    while added < buildings:
-        frontier = sorted({(r + dr, c + dc) for (r, c) in placed
-                           for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))} - set(placed))
-        row, col = rng.choice(frontier)
-        if rng.random() < 0.55:
-            placed[(row, col)] = {"row": row, "col": col, "trail": list(rng.choice(TRAILS))}
-        else:
-            placed[(row, col)] = {"row": row, "col": col, "building": rng.choice(names)}
-            added += 1
+    tiles: list[dict[str, Any]] = [{"row": 0, "col": 0, "building": "forest"},
+                                   {"row": 0, "col": 1, "building": "mine"}]
+    for row, col in [(0, c) for c in range(2, columns)] + [(2, c) for c in range(columns)]:
+        if rng.random() < 0.85:
+            tiles.append({"row": row, "col": col, "building": rng.choice(names)})
+    chain = ["NES", *["WNE", "ESW"] * columns][:columns - 1] + ["SWN"]  # joins every column
+    for col in range(columns):
+        shape = chain[col] if rng.random() < 0.7 else rng.choice(TRAILS)
+        tiles.append({"row": 1, "col": col, "trail": list(shape)})
     budget = rng.randint(2, max_goods)
-    tiles = list(placed.values())
     rng.shuffle(tiles)
     for tile in tiles:
         if "building" not in tile:
             continue
         building = catalog[tile["building"]]
         kinds = sorted(g.value for g in building.depicts)
-        wanted = building.slots if rng.random() < full else rng.randint(0, 3)
+        low = 0 if building.processing else 1  # producers hold goods, processors less
+        wanted = building.slots if rng.random() < full else rng.randint(low, 3)
         n = min(budget, building.slots, wanted) if kinds else 0
         cubes = [rng.choice(kinds) for _ in range(n)]
         budget -= n
         if cubes:
             tile["goods"] = {k: cubes.count(k) for k in set(cubes)}
-    data = {"variant": variant, "score_track": rng.randint(0, 40), "tiles": tiles}
+    data: dict[str, Any] = {"variant": variant, "score_track": rng.randint(0, 40),
+                            "tiles": tiles}
     if custom:
         data["catalog"] = CUSTOM_CATALOG
     return data

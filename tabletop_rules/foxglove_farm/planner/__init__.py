@@ -12,7 +12,16 @@ How (see each module): the town splits into independent *clusters* (:mod:`.board
 For each, an integer program over goods pools bounds what any plan can reach
 (:mod:`.relaxation`, solved by :mod:`.lp`); a constructive plan that reaches the bound is
 optimal (:mod:`.realize`); otherwise an exact branch-and-bound search over the cluster's
-real states finds the best (:mod:`.search`). Cluster plans run side by side.
+real states finds the best (:mod:`.search`). Cluster plans run side by side: a run is
+every cluster's run at once, and a cluster that has finished is idle (a run right after
+a run fires nothing).
+
+Cost: building the clusters and the programs is linear in the town; each program has a
+row per goods pool (5 per region) and a column per kind of batch, and is solved by
+branch and bound (small in practice: a few to a few hundred simplex solves); the
+constructive plan is about (goods x buildings) per run. Only jammed goods call for the
+search, whose cost grows with the arrangements the jam allows; ``search_budget`` caps
+it, and the answer says whether the cap was reached (``optimal``).
 
 Interpretations (the rulings leave these open):
 
@@ -204,17 +213,17 @@ def _replay(town: Town, tokens: list[Action | dict[int, Goods]], optimal: bool,
             hauls = {}
         elif isinstance(token, MoveAction):
             good = GOODS[token.good]
-            origin = board_positions[token.origin]
-            destination = board_positions[token.destination]
-            current = apply_move(current, Move(good, 1, origin, destination))
+            start = board_positions[token.origin]
+            end = board_positions[token.destination]
+            current = apply_move(current, Move(good, 1, start, end))
             last = steps[-1] if steps else None
-            if (isinstance(last, MoveStep) and last.good is good and last.origin == origin
-                    and last.destination == destination):
-                steps[-1] = MoveStep(good, last.count + 1, origin, destination, last.path)
+            if (isinstance(last, MoveStep) and last.good is good and last.origin == start
+                    and last.destination == end):
+                steps[-1] = MoveStep(good, last.count + 1, start, end, last.path)
             else:
-                path = town.network.route(origin, destination, good, town.variant)
+                path = town.network.route(start, end, good, town.variant)
                 assert path is not None  # apply_move found it
-                steps.append(MoveStep(good, 1, origin, destination, path))
+                steps.append(MoveStep(good, 1, start, end, path))
         else:
             choices = {board_positions[i]: goods for i, goods in token.items()}
             result = run_processing(current, choices or None)

@@ -58,8 +58,6 @@ class Board:
     """A town's buildings, regions and clusters, and cached processing outcomes."""
 
     def __init__(self, town: Town, points_matter: bool = True) -> None:
-        self.town = town
-        network = town.network
         buildings = town.buildings
         regions = _regions(town)
         self.spots: tuple[Spot, ...] = tuple(
@@ -69,8 +67,6 @@ class Board:
                  tuple(e for e in tile.building.effects_in(Phase.END_GAME)
                        if isinstance(e, GainPerHeld | BonusIfHeld)))
             for tile in buildings)
-        self.index = {spot.position: i for i, spot in enumerate(self.spots)}
-        self.network = network
         self.weight = sum(spot.slots for spot in self.spots) + 1 if points_matter else 0
         """Points are worth more than any difference in goods left: value = weight x points
         - goods left ranks plans as FF-R16 does (most points, then fewest goods). 0 when
@@ -152,21 +148,21 @@ def _regions(town: Town) -> dict[Good, dict[Position, int]]:
     depicts = network.depicts
     links = network.links
     out: dict[Good, dict[Position, int]] = {}
-    standard: dict[Position, int] | None = None
+    standard = _components(links, depicts, None) if town.variant is Variant.STANDARD else None
     for good in GOODS:
-        if town.variant is Variant.STANDARD:
-            if standard is None:
-                standard = _components(links, lambda p: True)
-            out[good] = {p: r for p, r in standard.items()
-                         if p in depicts and good in depicts[p]}
-            continue
-        comp = _components(links, lambda p, g=good: p not in depicts or g in depicts[p])
+        comp = standard if standard is not None else _components(links, depicts, good)
         out[good] = {p: r for p, r in comp.items() if p in depicts and good in depicts[p]}
     return out
 
 
-def _components(links: dict[Position, tuple[Position, ...]], passable) -> dict[Position, int]:
-    """Component ids over the tiles ``passable`` accepts, joined by connections."""
+def _components(links: dict[Position, tuple[Position, ...]],
+                depicts: dict[Position, frozenset[Good]], good: Good | None,
+                ) -> dict[Position, int]:
+    """Component ids of the tiles joined by connections: every tile (``good`` None, the
+    standard variant), or trails and the buildings depicting ``good`` (expert, FF-R2)."""
+    def passable(p: Position) -> bool:
+        return good is None or p not in depicts or good in depicts[p]
+
     comp: dict[Position, int] = {}
     for start in links:
         if start in comp or not passable(start):

@@ -4,25 +4,28 @@ Given how many batches of each column to fire and what to leave on end-game tile
 (:mod:`.relaxation`), build a plan phase by phase:
 
 1. at a phase's start, a Hauler's Hut brings goods its regions lack (FF-R17);
-2. *load* whole batches: bring each batch's inputs onto a building that can fire it,
+2. buildings already holding planned batches keep them (the relaxation prefers
+   solutions that fire batches where they stand);
+3. *load* whole batches: bring each batch's inputs onto a building that can fire it,
    first moving away goods that are in the way (no partial loads, so nothing waits);
-3. make the run do only what is planned: a building that would fire something the plan
+4. make the run do only what is planned: a building that would fire something the plan
    does not count has a good moved off it (processing is mandatory, FF-R4);
-4. run, and check that what fired is still within the counts.
+5. run, and check that what fired is still within the counts.
 
 After the last batch, goods are moved onto end-game tiles as planned (Ranch, FF-R7).
 
 Every step is checked as it is built, so the plan is legal; whether it is *optimal* is
-settled by its value: if it reaches the relaxation's bound, nothing can do better. It
-gives up (``None``) when goods are jammed (no free slot where one is needed); the exact
-search (:mod:`.search`) then takes over.
+settled by its value: if it reaches the relaxation's bound, nothing can do better. When
+goods are jammed (no free slot where one is needed) it gives up (``None``), or, asked to
+re-plan, lets the unwanted batch fire and plans the rest afresh: a good plan for the
+exact search (:mod:`.search`) to start from.
 """
 
 from __future__ import annotations
 
 from ..effects import Convert, ConvertDistinct
 from ..model import GOODS, Goods
-from ..processing import Outcome
+from ..processing import Outcome, Step
 from .actions import ClusterPlan, HaulAction, MoveAction
 from .board import Board, State
 from .relaxation import Pool, Relaxation, Relaxer
@@ -413,7 +416,7 @@ class _Realizer:
                     break
         return quiet
 
-    def _accept(self, p: int, steps: tuple) -> bool:
+    def _accept(self, p: int, steps: tuple[Step, ...]) -> bool:
         """True when the run's steps on ``p`` are batches the plan counts (recording any
         extra convert batches it brings)."""
         firing = self.firing.get(p)
@@ -485,8 +488,7 @@ class _Realizer:
                 if not self._free(j):
                     other = next((h for h in range(len(GOODS)) if h != g and self.cur[j][h]
                                   and self.cur[j][h] > self.rest.get((j, h), 0)), None)
-                    d = self._place(other, j) if other is not None else None
-                    if d is None:
+                    if other is None or (d := self._place(other, j)) is None:
                         return False
                     self._move(other, j, d)
                 s = next((s for s in self._pool(j, g) if s != j and self.cur[s][g]
