@@ -4,9 +4,11 @@
 transportation and processing begin, and answers the contract's
 ``/v1/foxglove-farm/final-round/plan``: the highest ``total`` (score track + processing
 points + end-game points), among those the fewest goods left (FF-R16), and the steps that
-reach it. The answer is exact, and the plan is replayed through the referee's own
-:func:`..transport.apply_move`, :func:`..transport.apply_haul` and
-:func:`..processing.run_processing` before it is returned.
+reach it. The answer is exact (``optimal``); only an exact search cut short by
+``search_budget`` returns its best plan unproven. The plan is replayed through the
+referee's own :func:`..transport.apply_move`, :func:`..transport.apply_haul` and
+:func:`..processing.run_processing` before it is returned, and the figures are the
+replay's.
 
 How (see each module): the town splits into independent *clusters* (:mod:`.board`).
 For each, an integer program over goods pools bounds what any plan can reach
