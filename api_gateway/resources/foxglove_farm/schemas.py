@@ -370,3 +370,6 @@ class FinalRoundPlanSchema(ma.Schema):
     steps = ma.fields.List(Tagged({s.kind: s for s in (MoveStepSchema, ProcessStepSchema,
                                                         HaulStepSchema)},
                                   "a plan step", tag="action", oneof="action"))
+    optimal = ma.fields.Boolean(metadata={"description": (
+        "true when the total is proven the best; false when the exact search ran out of "
+        "its budget (a jammed town) and this is the best plan found")})

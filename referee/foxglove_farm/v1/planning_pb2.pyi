@@ -236,6 +236,7 @@ class FinalRoundPlan(_message.Message):
     END_GAME_POINTS_FIELD_NUMBER: _builtins.int
     GOODS_REMAINING_FIELD_NUMBER: _builtins.int
     STEPS_FIELD_NUMBER: _builtins.int
+    OPTIMAL_FIELD_NUMBER: _builtins.int
     total: _builtins.int
     """score_track + processing_points + end_game_points, never below 0 (FF-R18)."""
     processing_points: _builtins.int
@@ -244,6 +245,10 @@ class FinalRoundPlan(_message.Message):
     """The end-game points of the town the plan leaves."""
     goods_remaining: _builtins.int
     """Goods left in that town: the fewest among plans with the best total (FF-R16)."""
+    optimal: _builtins.bool
+    """True when the total is proven the best; false when the exact search ran out of its
+    budget on a jammed town and this is the best plan it found.
+    """
     @_builtins.property
     def steps(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlanStep]:
         """The steps, in order."""
@@ -256,10 +261,11 @@ class FinalRoundPlan(_message.Message):
         end_game_points: _builtins.int = ...,
         goods_remaining: _builtins.int = ...,
         steps: _abc.Iterable[Global___PlanStep] | None = ...,
+        optimal: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["end_game_points", b"end_game_points", "goods_remaining", b"goods_remaining", "processing_points", b"processing_points", "steps", b"steps", "total", b"total"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["end_game_points", b"end_game_points", "goods_remaining", b"goods_remaining", "optimal", b"optimal", "processing_points", b"processing_points", "steps", b"steps", "total", b"total"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

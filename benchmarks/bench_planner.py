@@ -1,6 +1,6 @@
 """Time the final-round planner on large towns with goods on every building.
 
-    .venv/bin/python deploy/bench_planner.py [--seeds 5] [--columns 6 12] [--variant both]
+    .venv/bin/python benchmarks/bench_planner.py [--seeds 5] [--columns 6 12] [--variant both]
 
 A town here is a grid: even rows are buildings, odd rows trails, so every building row
 is linked to the next through T-junctions whose orientation alternates, and the whole
