@@ -6,28 +6,40 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-T = TypeVar("T")
+Score = TypeVar("Score")
 
 
 @dataclass(frozen=True, slots=True)
-class Placed(Generic[T]):
-    """An entry with its place: 1 is first; tied entries share a place."""
+class Standing(Generic[Score]):
+    """A named player's score and place: 1 is first; tied players share a place."""
 
+    name: str
+    score: Score
     place: int
-    entry: T
 
 
-def place(entries: Sequence[T], key: Callable[[T], tuple[int, ...]]) -> list[Placed[T]]:
-    """Order ``entries`` best first by ``key`` (larger is better) and give each a place.
+@dataclass(frozen=True, slots=True)
+class Ranking(Generic[Score]):
+    """Standings, best first."""
 
-    Entries with equal keys share a place and the next place skips (1, 1, 3); among
-    equals, the input order is kept.
+    standings: tuple[Standing[Score], ...]
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """Everyone in first place: tied players share the victory."""
+        return tuple(s.name for s in self.standings if s.place == 1)
+
+
+def rank(scored: Sequence[tuple[str, Score]], key: Callable[[Score], tuple[int, ...]]
+         ) -> Ranking[Score]:
+    """Order ``(name, score)`` pairs best first by ``key`` (larger is better) and place them.
+
+    Equal keys share a place and the next place skips (1, 1, 3); among equals, the input
+    order is kept.
     """
-    ranked = sorted(entries, key=key, reverse=True)  # sorted() is stable
-    placed: list[Placed[T]] = []
-    for position, entry in enumerate(ranked, start=1):
-        if placed and key(placed[-1].entry) == key(entry):
-            placed.append(Placed(placed[-1].place, entry))
-        else:
-            placed.append(Placed(position, entry))
-    return placed
+    ordered = sorted(scored, key=lambda entry: key(entry[1]), reverse=True)  # stable
+    standings: list[Standing[Score]] = []
+    for position, (name, score) in enumerate(ordered, start=1):
+        tied = bool(standings) and key(standings[-1].score) == key(score)
+        standings.append(Standing(name, score, standings[-1].place if tied else position))
+    return Ranking(tuple(standings))

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..problems import InvalidInputError
-from ..standings import place
+from .. import standings
 from .model import Board, Mode
 from .scoring import BoardScore, score_board
 from .validation import check_players
@@ -14,21 +13,8 @@ from .validation import check_players
 RANKING_RULE = "DFM-R10"
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
-    name: str
-    score: BoardScore
-    place: int
-
-
-@dataclass(frozen=True, slots=True)
-class Ranking:
-    standings: tuple[Standing, ...]
-
-    @property
-    def winners(self) -> tuple[str, ...]:
-        """Everyone in first place: tied players share the victory."""
-        return tuple(s.name for s in self.standings if s.place == 1)
+Standing = standings.Standing[BoardScore]
+Ranking = standings.Ranking[BoardScore]
 
 
 def tie_break_key(score: BoardScore) -> tuple[int, ...]:
@@ -47,6 +33,5 @@ def rank_boards(players: Sequence[tuple[str, Board]]) -> Ranking:
     problems = check_players(players)
     if problems:
         raise InvalidInputError(problems)
-    scored = [(name, score_board(board)) for name, board in players]
-    placed = place(scored, key=lambda entry: tie_break_key(entry[1]))
-    return Ranking(tuple(Standing(p.entry[0], p.entry[1], p.place) for p in placed))
+    return standings.rank([(name, score_board(board)) for name, board in players],
+                          tie_break_key)

@@ -102,7 +102,14 @@ from .processing import (
     processing_outcomes,
     run_processing,
 )
-from .ranking import Ranking, Standing, parse_players, rank_towns, tie_break_key
+from .ranking import (
+    Ranking,
+    Standing,
+    parse_players,
+    rank_towns,
+    ranking_to_dict,
+    tie_break_key,
+)
 from .routes import Network, Route, find_route, reachable, route_to_list
 from .scoring import EndGameEntry, TownScore, end_game_points, score_town
 from .town import check_town, parse_position, parse_town, town_to_dict, validate_town
@@ -126,7 +133,7 @@ __all__ = [
     "Effect", "EndGameEntry", "GOODS", "Gain", "GainPerHeld", "Good", "Goods", "Haul",
     "IllegalMoveError", "Move", "MoveCheck", "NO_GOODS", "Network", "Outcome",
     "PerBuildingViaTrails", "PerSurroundingProcessor", "Phase", "Pick", "Position",
-    "ProcessingEffect", "ProcessingEntry", "ProcessingResult", "Provenance", "Ranking",
+    "ProcessingEffect", "ProcessingEntry", "ProcessingResult", "Provenance", "Ranking", "ranking_to_dict",
     "Route", "SIDES", "Side", "Standing", "Step", "Tile", "Town", "TownScore", "TrailShape",
     "TrailTile", "Variant", "Violation", "apply_haul", "apply_move", "building_to_dict",
     "builtin_catalog", "catalog_to_dict", "check_haul", "check_move", "check_town",

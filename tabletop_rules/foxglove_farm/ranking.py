@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from ..problems import InvalidInputError, Problem
-from ..standings import place
+from .. import standings
 from ._json import read_list, read_object, read_str, unknown_keys
 from .catalog import Catalog
 from .model import Town
@@ -19,31 +18,17 @@ MAX_PLAYERS = 4
 MAX_NAME_LENGTH = 100
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
-    name: str
-    score: TownScore
-    place: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "total": self.score.total,
-                "goods_remaining": self.score.goods_remaining,
-                "tile_count": self.score.tile_count, "place": self.place}
+Standing = standings.Standing[TownScore]
+Ranking = standings.Ranking[TownScore]
 
 
-@dataclass(frozen=True, slots=True)
-class Ranking:
-    standings: tuple[Standing, ...]
-
-    @property
-    def winners(self) -> tuple[str, ...]:
-        """Everyone in first place: tied players share the victory."""
-        return tuple(s.name for s in self.standings if s.place == 1)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The contract's answer for ``/rank``."""
-        return {"standings": [s.to_dict() for s in self.standings],
-                "winners": list(self.winners)}
+def ranking_to_dict(ranking: Ranking) -> dict[str, Any]:
+    """The contract's answer for ``/rank``."""
+    return {"standings": [{"name": s.name, "total": s.score.total,
+                           "goods_remaining": s.score.goods_remaining,
+                           "tile_count": s.score.tile_count, "place": s.place}
+                          for s in ranking.standings],
+            "winners": list(ranking.winners)}
 
 
 def tie_break_key(score: TownScore) -> tuple[int, ...]:
@@ -53,9 +38,8 @@ def tie_break_key(score: TownScore) -> tuple[int, ...]:
 
 def rank_towns(players: Sequence[tuple[str, Town]]) -> Ranking:
     """Score and place each ``(name, town)``."""
-    scored = [(name, score_town(town)) for name, town in players]
-    placed = place(scored, key=lambda entry: tie_break_key(entry[1]))
-    return Ranking(tuple(Standing(p.entry[0], p.entry[1], p.place) for p in placed))
+    return standings.rank([(name, score_town(town)) for name, town in players],
+                          tie_break_key)
 
 
 def parse_players(data: object, *, catalog: Catalog | None = None) -> list[tuple[str, Town]]:

@@ -9,6 +9,7 @@ from tabletop_rules.foxglove_farm import (
     parse_players,
     parse_town,
     rank_towns,
+    ranking_to_dict,
     score_town,
     town_to_dict,
 )
@@ -155,7 +156,7 @@ def test_tie_breaks_fewest_goods_then_most_tiles_then_shared():
     assert [(s.name, s.place) for s in ranking.standings] == [
         ("bare", 1), ("small", 2), ("twin", 2), ("goods", 4)]
     assert rank_towns([("a", small), ("b", twin)]).winners == ("a", "b")
-    answer = ranking.to_dict()
+    answer = ranking_to_dict(ranking)
     assert answer["winners"] == ["bare"]
     assert answer["standings"][0] == {"name": "bare", "total": 50, "goods_remaining": 0,
                                       "tile_count": 4, "place": 1}
