@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 import signal
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -33,7 +35,9 @@ from referee.downtown_farmers_market.v1 import scoring_pb2
 from ..foxglove_farm.towns import b, town_data, town_dicts
 from ..platform.foxglove_towns import KULY
 from ..sample_boards import SIMPLE_BOARD, SIMPLE_BOARD_TOTAL, board
-from .conftest import Service, start_engine, start_gateway
+from .conftest import REPO, Service, start_engine, start_gateway
+
+DATA = REPO / "tests" / "data"
 
 SCORE = "/v1/downtown-farmers-market/score"
 
@@ -190,3 +194,24 @@ def test_engine_stop_and_restart() -> None:
     finally:
         assert gateway.stop() == 0
         engine.stop()
+
+
+def test_sigterm_lets_in_flight_calls_finish() -> None:
+    """A plan the engine is still computing when SIGTERM arrives is answered, not cut off."""
+    slow = json.loads((DATA / "foxglove_farm" / "planner" / "jammed_60_tiles.json").read_text())
+    town = TownSchema().load(slow["town"])
+    engine, address = start_engine()
+    answers: list[Any] = []
+    try:
+        with GrpcClient(address, timeout=30) as client:
+            assert client.ready()  # connected before the call starts
+            call = threading.Thread(target=lambda: answers.append(client.plan_final_round(town)))
+            call.start()
+            time.sleep(0.1)
+            engine.popen.send_signal(signal.SIGTERM)
+            call.join(30)
+        assert engine.popen.wait(15) == 0
+    finally:
+        engine.stop()
+    assert len(answers) == 1 and answers[0].total > 0
+    assert any("draining" in line for line in engine.lines)
