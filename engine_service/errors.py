@@ -22,9 +22,10 @@ from tabletop_rules.problems import InvalidInputError
 
 log = logging.getLogger(__name__)
 
+Servicer = TypeVar("Servicer")
 Request = TypeVar("Request", bound=Message)
 Response = TypeVar("Response", bound=Message)
-Handler = Callable[[object, Request, grpc.ServicerContext], Response]
+Handler = Callable[[Servicer, Request, grpc.ServicerContext], Response]
 
 
 def invalid_argument_status(error: InvalidInputError) -> grpc.Status:
@@ -42,11 +43,12 @@ def invalid_argument_status(error: InvalidInputError) -> grpc.Status:
     return rpc_status.to_status(status)
 
 
-def translate_errors(handler: Handler[Request, Response]) -> Handler[Request, Response]:
+def translate_errors(handler: Handler[Servicer, Request, Response]
+                     ) -> Handler[Servicer, Request, Response]:
     """Wrap an RPC method so rule errors become statuses and nothing leaks a traceback."""
 
     @functools.wraps(handler)
-    def wrapper(self: object, request: Request, context: grpc.ServicerContext) -> Response:
+    def wrapper(self: Servicer, request: Request, context: grpc.ServicerContext) -> Response:
         try:
             return handler(self, request, context)
         except InvalidInputError as error:
