@@ -56,6 +56,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.config.update(config.from_environment())
     app.config.update(overrides or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's field order
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]  # "8 × 3", not "8 \u00d7 3"
 
     api = Api(app, spec_kwargs={"info": {"description": (
         "A stateless rules referee for tabletop games. Every error is RFC 9457 "
