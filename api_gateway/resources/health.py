@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import marshmallow as ma
+
 from .. import engine
 from ..blueprint import Blueprint
 
 blueprint = Blueprint("health", __name__, description="Liveness and readiness probes.")
 
 
+class HealthSchema(ma.Schema):
+    status = ma.fields.String(required=True, metadata={"enum": ["ok", "ready"]})
+
+
 @blueprint.get("/healthz")
+@blueprint.response(200, HealthSchema)
 def healthz():  # type: ignore[no-untyped-def]
     """The gateway process is up."""
     return {"status": "ok"}
 
 
 @blueprint.get("/readyz")
+@blueprint.response(200, HealthSchema)
 @blueprint.problem_responses(503)
 def readyz():  # type: ignore[no-untyped-def]
     """The gateway can reach a SERVING engine."""
