@@ -3,8 +3,20 @@ OpenAPI document: answers the document did not describe."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from flask.testing import FlaskClient
+
+
+def _walk(node: Any) -> Any:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
 
 
 @pytest.mark.parametrize(("path", "status"), [("/healthz", "ok"), ("/readyz", "ready")])
@@ -18,3 +30,34 @@ def test_health_probes_document_their_200_answer(gateway: FlaskClient, path: str
     assert answer.status_code == 200 and answer.mimetype == "application/json"
     assert answer.get_json() == {"status": status}
     assert schema["required"] == ["status"] and status in schema["properties"]["status"]["enum"]
+
+
+def test_each_tagged_member_documents_its_own_tag(gateway: FlaskClient) -> None:
+    # exact_count_any and exact_total have the same fields: with the tag documented as any
+    # string, a challenge matched both members of the oneOf and no board validated.
+    document = gateway.get("/v1/openapi.json").get_json()
+    schemas = document["components"]["schemas"]
+    tagged = [n for n in _walk(document) if "oneOf" in n and "discriminator" in n]
+    assert tagged
+    for node in tagged:
+        tag = node["discriminator"]["propertyName"]
+        for kind, ref in node["discriminator"]["mapping"].items():
+            member = schemas[ref.rsplit("/", 1)[-1]]
+            assert member["properties"][tag]["enum"] == [kind], ref
+
+
+def test_a_challenge_matches_one_member_of_the_oneof(gateway: FlaskClient) -> None:
+    document = gateway.get("/v1/openapi.json").get_json()
+    schemas = document["components"]["schemas"]
+    challenges = schemas["Board"]["properties"]["row_challenges"]["items"]["oneOf"]
+    challenge = {"type": "exact_total", "count": 5, "points": 11}
+    matching = []
+    for ref in challenges:
+        member = schemas[ref["$ref"].rsplit("/", 1)[-1]]
+        if (set(member["required"]) <= set(challenge) <= set(member["properties"])
+                and challenge["type"] in member["properties"]["type"]["enum"]):
+            matching.append(ref["$ref"])
+    assert matching == ["#/components/schemas/ExactTotal"]
+    board = {"mode": "standard", "grid": [[None] * 4] * 4,
+             "row_challenges": [challenge] * 4, "column_challenges": [challenge] * 4}
+    assert gateway.post("/v1/downtown-farmers-market/score", json=board).status_code == 200

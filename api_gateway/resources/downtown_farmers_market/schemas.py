@@ -55,11 +55,23 @@ def tile_list(**kwargs: Any) -> ma.fields.List:
     return ma.fields.List(FoodTileField(), **kwargs)
 
 
+def tag(kind: str, description: str) -> ma.fields.String:
+    """A tagged object's tag: documented as the one value ``kind``, so each member of the
+    ``oneOf`` matches only its own objects (two challenge types have the same fields).
+    :class:`Tagged` has already checked the value when the schema reads it."""
+    return ma.fields.String(required=True, metadata={"description": description,
+                                                     "enum": [kind]})
+
+
+def challenge_type(kind: str) -> ma.fields.String:
+    return tag(kind, "the challenge type")
+
+
 class _ChallengeSchema(ma.Schema):
     """What every challenge has: its ``type`` and the points on its wooden crate."""
 
     kind = ""
-    type = ma.fields.String(required=True, metadata={"description": "the challenge type"})
+    type = ma.fields.String(required=True)  # first in the JSON; each type documents its own
     points = whole_number(required=True, metadata={
         "description": "0 to 100: the number on the wooden crate (per_set: per set)"})
 
@@ -85,6 +97,7 @@ class ExactCountSchema(_ChallengeSchema):
     """Every listed ingredient appears exactly its count; others are ignored (DFM-R2)."""
 
     kind = "exact_count"
+    type = challenge_type(kind)
     counts = ma.fields.Dict(keys=ingredient(), values=whole_number(), required=True,
                             metadata={"description": "ingredient -> count (1 to 12)"})
 
@@ -100,6 +113,7 @@ class ForbiddenSchema(_ChallengeSchema):
     """None of the listed ingredients appears (DFM-R6)."""
 
     kind = "forbidden"
+    type = challenge_type(kind)
     ingredients = ingredient_list(required=True)
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -113,6 +127,7 @@ class ExactCountAnySchema(_ChallengeSchema):
     """Some ingredient of the player's choice appears exactly ``count`` times (DFM-R3)."""
 
     kind = "exact_count_any"
+    type = challenge_type(kind)
     count = whole_number(required=True, metadata={"description": "1 to 12"})
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -126,18 +141,21 @@ class ExactTotalSchema(ExactCountAnySchema):
     """The line holds exactly ``count`` ingredients in all (DFM-R4)."""
 
     kind = "exact_total"
+    type = challenge_type(kind)
 
 
 class OneOfEachSchema(_ChallengeSchema):
     """All six ingredients appear (DFM-R5)."""
 
     kind = "one_of_each"
+    type = challenge_type(kind)
 
 
 class MajoritySchema(_ChallengeSchema):
     """``ingredient`` appears strictly more often than each other one (DFM-R1)."""
 
     kind = "majority"
+    type = challenge_type(kind)
     ingredient = ingredient(required=True)
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -151,6 +169,7 @@ class PerSetSchema(_ChallengeSchema):
     """``points`` for each set formed, an ingredient in at most one set (DFM-R7)."""
 
     kind = "per_set"
+    type = challenge_type(kind)
     sets = ma.fields.List(ingredient_list(), required=True, metadata={
         "description": "the sets shown; a one-ingredient set is 'points per ingredient'"})
 
@@ -325,7 +344,7 @@ class _MoveSchema(ma.Schema):
 
     kind = ""
     message: Any = None
-    action = ma.fields.String(required=True, metadata={"description": "what the move does"})
+    action = ma.fields.String(required=True)  # first in the JSON; each move documents its own
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.Move:
@@ -342,6 +361,7 @@ class TakeTileSchema(_MoveSchema):
     own grid (DFM-R12)."""
 
     kind = "take"
+    action = tag(kind, "what the move does")
     message = game_pb2.TakeTile
     player = int32(required=True)
     tile = FoodTileField(required=True, metadata={"description": "its ingredients, any order"})
@@ -353,6 +373,7 @@ class DiscardTileSchema(_MoveSchema):
     """Seat ``player`` puts a face-up ``tile`` back in the box (2 and 3 players, DFM-R11)."""
 
     kind = "discard"
+    action = tag(kind, "what the move does")
     message = game_pb2.DiscardTile
     player = int32(required=True)
     tile = FoodTileField(required=True, metadata={"description": "its ingredients, any order"})
@@ -363,6 +384,7 @@ class RevealTilesSchema(_MoveSchema):
     (DFM-R11), 1 in Young Shopper (DFM-R13). The pile is on the table: say what came up."""
 
     kind = "reveal"
+    action = tag(kind, "what the move does")
     message = game_pb2.RevealTiles
     tiles = tile_list(required=True)
 
