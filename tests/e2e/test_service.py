@@ -198,7 +198,7 @@ def test_engine_stop_and_restart() -> None:
 
 def test_sigterm_lets_in_flight_calls_finish() -> None:
     """A plan the engine is still computing when SIGTERM arrives is answered, not cut off."""
-    slow = json.loads((DATA / "foxglove_farm" / "planner" / "jammed_60_tiles.json").read_text())
+    slow = json.loads((DATA / "foxglove_farm" / "jammed_60_tiles.json").read_text())
     town = TownSchema().load(slow["town"])
     engine, address = start_engine()
     answers: list[Any] = []
