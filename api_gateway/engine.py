@@ -15,9 +15,9 @@ from typing import TypeVar
 import grpc
 from flask import current_app
 from google.protobuf.message import Message
-from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_status import rpc_status
+
+from clients.grpc_client import field_violations
 
 from .problems import FieldProblem, ProblemError, invalid_request
 
@@ -75,13 +75,8 @@ def engine_unavailable() -> ProblemError:
 
 
 def _field_problems(error: grpc.RpcError, strip_prefix: str) -> list[FieldProblem]:
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    problems = []
-    for detail in status.details if status else ():
-        bad_request = error_details_pb2.BadRequest()
-        if detail.Unpack(bad_request):
-            problems.extend(FieldProblem(v.field.removeprefix(strip_prefix), v.description)
-                            for v in bad_request.field_violations)
+    problems = [FieldProblem(field.removeprefix(strip_prefix), description)
+                for field, description in field_violations(error)]
     return problems or [FieldProblem("", error.details() or "invalid request")]  # type: ignore[attr-defined]
 
 

@@ -117,10 +117,16 @@ def error_from_status(error: grpc.RpcError) -> RefereeError:
     detail = error.details() or ""  # type: ignore[attr-defined]
     if code is not grpc.StatusCode.INVALID_ARGUMENT:
         return RefereeError(code.name, code.name.replace("_", " ").capitalize(), detail)
-    problems = []
+    return InvalidRequestError(code.name, "Invalid argument", detail, field_violations(error))
+
+
+def field_violations(error: grpc.RpcError) -> list[tuple[str, str]]:
+    """``(JSON Pointer, description)`` for each field violation in the error's
+    ``google.rpc.BadRequest`` details."""
+    violations = []
     status = rpc_status.from_call(error)  # type: ignore[arg-type]
     for packed in status.details if status else ():
         bad_request = error_details_pb2.BadRequest()
         if packed.Unpack(bad_request):
-            problems.extend((v.field, v.description) for v in bad_request.field_violations)
-    return InvalidRequestError(code.name, "Invalid argument", detail, problems)
+            violations.extend((v.field, v.description) for v in bad_request.field_violations)
+    return violations
