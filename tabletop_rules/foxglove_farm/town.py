@@ -6,7 +6,8 @@ the gRPC adapter may build from protobuf) and raises :class:`InvalidInputError` 
 "sheep")``). :func:`check_town` runs the same checks on a :class:`Town` built directly.
 
 Bounds (absurd input, not game rules): rows and columns from -1000 to 1000
-(:data:`MAX_COORDINATE`), at most 500 tiles (:data:`MAX_TILES`), a goods count at most
+(:data:`MAX_COORDINATE`), at most 120 tiles (:data:`MAX_TILES`: a real
+town has some 30 to 45; the planner's worst case is benchmarked at this size), a goods count at most
 1000 before the slot check (:data:`MAX_GOODS_COUNT`), a score track from 0 to 10000
 (:data:`.MAX_SCORE_TRACK`).
 """
@@ -45,7 +46,7 @@ from .model import (
 )
 
 MAX_COORDINATE = 1000
-MAX_TILES = 500
+MAX_TILES = 120
 MAX_GOODS_COUNT = 1000
 
 PLACEMENT_RULE = "FF-R9"
