@@ -16,6 +16,7 @@ from tabletop_rules.foxglove_farm import (
     town_to_dict,
 )
 from tabletop_rules.problems import InvalidInputError
+from tabletop_rules.foxglove_farm.town import MAX_TILES
 
 from .towns import b, t, town, town_data, town_dicts
 
@@ -191,9 +192,10 @@ def test_a_missing_coordinate():
 
 
 def test_too_many_tiles():
-    tiles = [t(1 + i // 50, i % 50, "EW") for i in range(500)]
+    tiles = [t(1 + i // 50, i % 50, "EW") for i in range(MAX_TILES - 1)]  # + forest, mine
     problem = only_problem(town_data(*tiles))
-    assert problem.path == ("tiles",) and "at most 500" in problem.message
+    assert problem.path == ("tiles",)
+    assert problem.message == f"at most {MAX_TILES} tiles; got {MAX_TILES + 1}"
 
 
 @pytest.mark.parametrize("score", [-1, 10_001, "64", True, 6.5])
