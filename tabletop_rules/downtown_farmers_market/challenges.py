@@ -211,22 +211,31 @@ class PerSet:
 
 
 def most_sets(sets: tuple[tuple[Ingredient, ...], ...], counts: Counts) -> int:
-    """The most disjoint sets the counts can form, choosing among the shown sets (DFM-R7)."""
-    needs = tuple(tuple(Counter(s).get(i, 0) for i in INGREDIENTS) for s in sets)
-    have = tuple(counts[i] for i in INGREDIENTS)
-    return _most_sets(tuple(sorted(set(needs))), have)
+    """The most disjoint sets the counts can form, choosing among the shown sets (DFM-R7).
+
+    Dynamic programming over what is left of the line: a line holds at most 12
+    ingredients, so at most 3^6 = 729 distinct remainders exist, and each is tried once
+    against each distinct set. That is a few thousand steps however the sets are chosen
+    (the recursion is at most 12 deep: every set takes at least one ingredient).
+    """
+    needs = {tuple(Counter(s).get(i, 0) for i in INGREDIENTS) for s in sets if s}
+    # A set that holds another shown set is never the better choice: drop it.
+    smallest = {n for n in needs
+                if not any(m != n and all(a <= b for a, b in zip(m, n)) for m in needs)}
+    return _most_sets(tuple(sorted(smallest)), tuple(counts[i] for i in INGREDIENTS))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _most_sets(needs: tuple[tuple[int, ...], ...], have: tuple[int, ...]) -> int:
-    # A line holds at most 12 ingredients, so this search over how many of the first set
-    # to form, then the rest recursively, stays tiny; the cache makes repeats free.
-    if not needs:
-        return 0
-    first, rest = needs[0], needs[1:]
-    most_of_first = min((h // n for h, n in zip(have, first) if n), default=0)
-    best = 0
-    for k in range(most_of_first + 1):
-        left = tuple(h - k * n for h, n in zip(have, first))
-        best = max(best, k + _most_sets(rest, left))
-    return best
+    best: dict[tuple[int, ...], int] = {}
+
+    def most(left: tuple[int, ...]) -> int:
+        known = best.get(left)
+        if known is None:
+            known = max((1 + most(tuple(h - n for h, n in zip(left, need)))
+                         for need in needs if all(n <= h for n, h in zip(need, left))),
+                        default=0)
+            best[left] = known
+        return known
+
+    return most(have)

@@ -27,6 +27,10 @@ MAX_LINE_INGREDIENTS = GRID_SIZE * MAX_TILE_INGREDIENTS
 MAX_CHALLENGE_POINTS = 100
 """The number on a Challenge tile's wooden crate, as the contract bounds it."""
 
+MAX_SETS = 12
+"""The most sets one Points per set challenge may show: the printed tiles show one to
+three, and a set of more than 12 ingredients can never form on a line."""
+
 
 class Ingredient(enum.Enum):
     """The six ingredients, in the contract's order."""

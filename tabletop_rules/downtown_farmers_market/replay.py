@@ -9,12 +9,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..problems import InvalidInputError
+from ..problems import InvalidInputError, Problem
 from .legality import Violation, validate
 from .moves import Move, Setup, check_move
 from .ranking import Ranking, rank_boards
 from .setup import new_game
 from .state import GameState
+
+
+MAX_LOG_MOVES = 1000
+"""The longest log a replay reads: a legal game has at most about 130 moves (65 tiles
+each taken or discarded once, and the reveals that bring them out), so this is a wide
+margin that still keeps a replay to milliseconds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +46,11 @@ def replay(setup: Setup, moves: Sequence[Move]) -> ReplayResult:
     """Play ``moves`` from ``setup`` until the end of the log or the first illegal move.
 
     :class:`InvalidInputError` for a malformed setup or move, its paths under ``setup``
-    or ``moves/<index>``.
+    or ``moves/<index>``, or at ``moves`` for a log longer than :data:`MAX_LOG_MOVES`.
     """
+    if len(moves) > MAX_LOG_MOVES:
+        raise InvalidInputError([Problem(("moves",), f"at most {MAX_LOG_MOVES} moves (the "
+                                         f"limit); got {len(moves)}")])
     try:
         state = new_game(setup)
     except InvalidInputError as error:

@@ -14,6 +14,7 @@ from .model import (
     GRID_SIZE,
     MAX_CHALLENGE_POINTS,
     MAX_LINE_INGREDIENTS,
+    MAX_SETS,
     MAX_TILE_INGREDIENTS,
     MIN_TILE_INGREDIENTS,
     Board,
@@ -106,6 +107,10 @@ def check_challenge(challenge: Challenge) -> list[Problem]:
     elif isinstance(challenge, PerSet):
         if not challenge.sets:
             problems.append(Problem(("sets",), "list at least one set of ingredients"))
+        if len(challenge.sets) > MAX_SETS:
+            problems.append(Problem(("sets",), f"at most {MAX_SETS} sets (the limit); "
+                                    f"got {len(challenge.sets)}"))
+            return problems
         for i, ingredients in enumerate(challenge.sets):
             if not 1 <= len(ingredients) <= MAX_LINE_INGREDIENTS:
                 problems.append(Problem(("sets", i), f"a set has 1 to {MAX_LINE_INGREDIENTS} "

@@ -7,6 +7,7 @@ hand from the ruling cited beside each case.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import pytest
@@ -25,6 +26,9 @@ from tabletop_rules.downtown_farmers_market import (
     count_ingredients,
     score_board,
 )
+
+from tabletop_rules.downtown_farmers_market.challenges import most_sets
+from tabletop_rules.downtown_farmers_market.model import INGREDIENTS
 
 from .boards import load_board
 
@@ -199,3 +203,19 @@ def test_incomplete_board_is_scored_as_it_stands() -> None:
     assert [line.points for line in score.columns] == [2, 0, 0, 6]
     assert (score.total, score.challenges_met, score.best_challenge_points) == (15, 4, 6)
     assert score.complete is False
+
+
+def test_most_sets_is_not_exponential_in_the_sets() -> None:
+    """83 distinct sets once cost seconds, and 461 overflowed the recursion: the search is over what is left of the line, not the sets."""
+    many = tuple(s for size in range(3, 7)
+                 for s in itertools.combinations_with_replacement(INGREDIENTS, size))
+    assert len(many) > 461
+    counts = Counter({i: 2 for i in INGREDIENTS})
+    assert most_sets(many, counts) == 4  # 12 ingredients, three at a time at best
+
+
+def test_most_sets_drops_sets_that_hold_another() -> None:
+    """bread+milk holds bread: never better, so two breads and a milk form two sets."""
+    counts = Counter({Ingredient.BREAD: 2, Ingredient.MILK: 1})
+    assert most_sets(sets("bread milk", "bread"), counts) == 2
+    assert most_sets(sets("bread milk", "milk egg"), counts) == 1

@@ -24,6 +24,8 @@ from tabletop_rules.downtown_farmers_market import (
     rank_boards,
     replay,
 )
+from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
+from tabletop_rules.problems import InvalidInputError
 
 from .simulator import Game, play_random_game
 
@@ -90,3 +92,19 @@ def test_moves_after_the_end_are_caught() -> None:
     assert result.illegal_index == len(game.moves)
     assert [v.reason for v in result.violations] == [Reason.GAME_OVER]
     assert result.ranking is not None  # the game did end: its result stands
+
+
+def test_the_longest_legal_game_is_far_inside_the_log_limit() -> None:
+    longest = max(len(play_random_game(random.Random(seed), Mode.STANDARD, 4).moves)
+                  for seed in range(20))
+    assert longest * 5 < MAX_LOG_MOVES
+
+
+def test_a_log_past_the_limit_is_refused_before_it_is_replayed() -> None:
+    game = play_random_game(random.Random(6), Mode.STANDARD, 2)
+    log = [game.moves[-1]] * (MAX_LOG_MOVES + 1)
+    with pytest.raises(InvalidInputError) as caught:
+        replay(game.setup, log)
+    [problem] = caught.value.problems
+    assert problem.path == ("moves",)
+    assert problem.message == f"at most {MAX_LOG_MOVES} moves (the limit); got {MAX_LOG_MOVES + 1}"

@@ -69,6 +69,7 @@ ONE_PROBLEM: list[tuple[str, Edit, Path]] = [
     ("no sets", set_field(ROW, 2, "sets", []), (ROW, 2, "sets")),
     ("an empty set", set_field(ROW, 2, "sets", [["bread"], []]), (ROW, 2, "sets", 1)),
     ("a set of 13", set_field(ROW, 2, "sets", [["bread"] * 13]), (ROW, 2, "sets", 0)),
+    ("13 sets", set_field(ROW, 2, "sets", [["bread"]] * 13), (ROW, 2, "sets")),
 ]
 
 
@@ -87,12 +88,21 @@ def test_one_problem_at_its_path(edit: Edit, path: Path) -> None:
     set_field(ROW, 0, "points", 0), set_field(ROW, 0, "points", 100),
     set_field(ROW, 0, "count", 1), set_field(ROW, 0, "count", 12),
     set_field(COLUMN, 1, "counts", {"corn": 12}), set_field(ROW, 2, "sets", [["egg"] * 12]),
+    set_field(ROW, 2, "sets", [["egg"] * 12] * 12),
 ], ids=["tile of one", "tile of three", "empty space", "0 points", "100 points", "count 1",
-        "count 12", "exact count 12", "set of 12"])
+        "count 12", "exact count 12", "set of 12", "12 sets"])
 def test_limits_are_accepted(edit: Edit) -> None:
     board = golden()
     edit(board)
     assert paths(board) == []
+
+
+def test_too_many_sets_names_the_limit() -> None:
+    board = golden()
+    board[ROW][2]["sets"] = [["bread"], []] * 100
+    [problem] = check_board(load_board(board))
+    assert problem.path == (ROW, 2, "sets")
+    assert problem.message == "at most 12 sets (the limit); got 200"
 
 
 def test_every_problem_is_reported_at_once() -> None:

@@ -16,6 +16,8 @@ import marshmallow as ma
 
 from referee.downtown_farmers_market.v1 import board_pb2, downtown_farmers_market_service_pb2 as service_pb2
 from referee.downtown_farmers_market.v1 import game_pb2, scoring_pb2
+from tabletop_rules.downtown_farmers_market.model import MAX_SETS
+from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
 
 from ...fields import INT32_MIN, ProtoEnum, Tagged, set_fields, whole_number
 
@@ -171,7 +173,9 @@ class PerSetSchema(_ChallengeSchema):
     kind = "per_set"
     type = challenge_type(kind)
     sets = ma.fields.List(ingredient_list(), required=True, metadata={
-        "description": "the sets shown; a one-ingredient set is 'points per ingredient'"})
+        "description": "the sets shown; a one-ingredient set is 'points per ingredient'; "
+                       f"at most {MAX_SETS} sets (a longer list is a 422 naming the limit)",
+        "maxItems": MAX_SETS})
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"sets": [board_pb2.IngredientSet(ingredients=s) for s in data["sets"]]}
@@ -424,7 +428,9 @@ class ValidateMoveRequestSchema(ma.Schema):
 class ReplayGameRequestSchema(ma.Schema):
     setup = ma.fields.Nested(GameSetupSchema, required=True)
     moves = ma.fields.List(move_field(), required=True, metadata={
-        "description": "the moves since the setup, in order"})
+        "description": f"the moves since the setup, in order; at most {MAX_LOG_MOVES} (a "
+                       "longer log is a 422 naming the limit)",
+        "maxItems": MAX_LOG_MOVES})
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> service_pb2.ReplayGameRequest:
