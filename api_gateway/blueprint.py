@@ -29,12 +29,14 @@ class Blueprint(flask_smorest.Blueprint):
             return view
         return decorate
 
-    def json_post(self, rule: str, body: type[ma.Schema], answer: type[ma.Schema]
-                  ) -> Callable[[View], View]:
+    def json_post(self, rule: str, body: type[ma.Schema], answer: type[ma.Schema], *,
+                  expensive: bool = False) -> Callable[[View], View]:
         """``POST rule``: the body read by ``body`` is the view's one argument, what it
-        returns is written by ``answer``, and the problem answers are documented."""
+        returns is written by ``answer``, and the problem answers are documented (429 too
+        for an ``expensive`` one, whose calls the engine bounds in number)."""
+        problems = (*BODY_PROBLEMS, 429) if expensive else BODY_PROBLEMS
         decorators = (self.post(rule), self.arguments(body, as_kwargs=False),
-                      self.response(200, answer), self.problem_responses(*BODY_PROBLEMS))
+                      self.response(200, answer), self.problem_responses(*problems))
 
         def decorate(view: View) -> View:
             for decorator in reversed(decorators):

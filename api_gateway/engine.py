@@ -2,11 +2,16 @@
 
 grpcio and ``fork()`` do not mix, so no channel exists at import time: each worker
 process opens its own on first use (after gunicorn has forked it) and reopens it if it
-finds itself in a new process. Every call carries a deadline.
+finds itself in a new process. Every call carries a deadline and fails fast while the
+engine is unreachable (503); the channel retries the connection every half second at
+most, so answers are 200 again within a second of the engine's return. Readiness is the
+channel's own connectivity state, watched as it changes, plus a health check once
+connected.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from collections.abc import Callable
@@ -15,7 +20,9 @@ from typing import TypeVar
 import grpc
 from flask import current_app
 from google.protobuf.message import Message
+from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_status import rpc_status
 
 from clients.grpc_client import field_violations
 
@@ -23,19 +30,55 @@ from .problems import FieldProblem, ProblemError, invalid_request
 
 Response = TypeVar("Response", bound=Message)
 
+CHANNEL_OPTIONS = [
+    ("grpc.max_receive_message_length", 16 * 1024 * 1024),
+    # The engine's INVALID_ARGUMENT details travel in trailing metadata; between grpc's
+    # soft and hard limits it drops them at random, so both sit well above the largest
+    # detail the engine sends (100 field violations).
+    ("grpc.max_metadata_size", 1024 * 1024),
+    ("grpc.absolute_max_metadata_size", 1024 * 1024),
+    # Reconnect quickly once the engine is back (grpc's defaults back off to 120 s).
+    ("grpc.initial_reconnect_backoff_ms", 100),
+    ("grpc.max_reconnect_backoff_ms", 500),
+    # grpc's name for how long one connection attempt may take (default 20 s).
+    ("grpc.min_reconnect_backoff_ms", 1_000),
+    # Notice an engine that vanished without closing its connections.
+    ("grpc.keepalive_time_ms", 10_000),
+    ("grpc.keepalive_timeout_ms", 5_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+]
+
+
+class _Engine:
+    """This process's channel to one address and the connectivity state it last saw."""
+
+    def __init__(self, address: str) -> None:
+        self.pid = os.getpid()
+        self.address = address
+        self.channel = grpc.insecure_channel(address, options=CHANNEL_OPTIONS)
+        self.state = grpc.ChannelConnectivity.IDLE
+        self.channel.subscribe(self._saw, try_to_connect=True)
+
+    def _saw(self, state: grpc.ChannelConnectivity) -> None:
+        self.state = state
+
+
 _lock = threading.Lock()
-_channel: tuple[int, str, grpc.Channel] | None = None
+_engine: _Engine | None = None
+
+
+def _current() -> _Engine:
+    global _engine
+    address = current_app.config["ENGINE_ADDRESS"]
+    with _lock:
+        if _engine is None or (_engine.pid, _engine.address) != (os.getpid(), address):
+            _engine = _Engine(address)
+        return _engine
 
 
 def channel() -> grpc.Channel:
     """This process's channel to the configured engine address, opened on first use."""
-    global _channel
-    address = current_app.config["ENGINE_ADDRESS"]
-    with _lock:
-        if _channel is None or _channel[:2] != (os.getpid(), address):
-            _channel = (os.getpid(), address, grpc.insecure_channel(address, options=[
-                ("grpc.max_receive_message_length", 16 * 1024 * 1024)]))
-        return _channel[2]
+    return _current().channel
 
 
 def call(method: Callable[..., Response], request: Message, *,
@@ -61,10 +104,27 @@ def problem_for(error: grpc.RpcError, strip_prefix: str) -> ProblemError:
         return ProblemError(504, "engine-timeout", "Engine timeout",
                             "The rules engine did not answer in time.")
     if code is grpc.StatusCode.RESOURCE_EXHAUSTED:
-        return ProblemError(413, "body-too-large", "Request too large",
-                            "The request is larger than the engine accepts.")
-    return ProblemError(502, "engine-error", "Engine error",
-                        "The rules engine could not answer this request.")
+        retry_after = _retry_after(error)
+        if retry_after is None:
+            return ProblemError(413, "body-too-large", "Request too large",
+                                "The request is larger than the engine accepts.")
+        return ProblemError(429, "engine-busy", "Too many requests",
+                            "The referee is already working on as many requests of this kind "
+                            f"as it takes at once; try again in {retry_after} s.",
+                            headers={"Retry-After": str(retry_after)})
+    # CANCELLED (an engine stopping), INTERNAL, UNKNOWN...: the contract allows only 503.
+    return engine_unavailable()
+
+
+def _retry_after(error: grpc.RpcError) -> int | None:
+    """Whole seconds from the status's ``google.rpc.RetryInfo``, if it carries one."""
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    for detail in status.details if status else ():
+        info = error_details_pb2.RetryInfo()
+        if detail.Unpack(info):
+            delay = info.retry_delay
+            return max(1, math.ceil(delay.seconds + delay.nanos / 1e9))
+    return None
 
 
 def engine_unavailable() -> ProblemError:
@@ -81,10 +141,15 @@ def _field_problems(error: grpc.RpcError, strip_prefix: str) -> list[FieldProble
 
 
 def engine_ready() -> bool:
-    """True when the engine answers its health check with SERVING."""
-    stub = health_pb2_grpc.HealthStub(channel())
+    """True when this process's channel is not failing and the engine says SERVING (the
+    check waits, within the readiness timeout, for a channel that is still connecting)."""
+    engine = _current()
+    if engine.state in (grpc.ChannelConnectivity.TRANSIENT_FAILURE,
+                        grpc.ChannelConnectivity.SHUTDOWN):
+        return False
+    stub = health_pb2_grpc.HealthStub(engine.channel)
     try:
-        answer = stub.Check(health_pb2.HealthCheckRequest(),
+        answer = stub.Check(health_pb2.HealthCheckRequest(), wait_for_ready=True,
                             timeout=current_app.config["READINESS_TIMEOUT_SECONDS"])
     except grpc.RpcError:
         return False

@@ -9,28 +9,51 @@ import argparse
 import logging
 import os
 
-from .server import serve
+from .calls import CallLimits
+from .server import expensive_seats, serve
+
+
+def _env(name: str, default: str) -> str:
+    return os.environ.get(f"REFEREE_ENGINE_{name}", default)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="referee-engine",
                                      description="Run the stateless referee gRPC engine.")
-    parser.add_argument("--address", default=os.environ.get("REFEREE_ENGINE_ADDRESS",
-                                                            "127.0.0.1:50051"),
+    parser.add_argument("--address", default=_env("ADDRESS", "127.0.0.1:50051"),
                         help="host:port to listen on; port 0 picks a free one "
                              "(env REFEREE_ENGINE_ADDRESS; default %(default)s)")
     parser.add_argument("--workers", type=int,
-                        default=int(os.environ.get("REFEREE_ENGINE_WORKERS", "8")),
+                        default=int(_env("WORKERS", "8")),
                         help="threads answering calls (env REFEREE_ENGINE_WORKERS; "
                              "default %(default)s)")
     parser.add_argument("--grace", type=float,
-                        default=float(os.environ.get("REFEREE_ENGINE_GRACE_SECONDS", "10")),
+                        default=float(_env("GRACE_SECONDS", "10")),
                         help="seconds in-flight calls get to finish on SIGTERM "
                              "(env REFEREE_ENGINE_GRACE_SECONDS; default %(default)s)")
+    parser.add_argument("--max-call-seconds", type=float,
+                        default=float(_env("MAX_CALL_SECONDS", "3")),
+                        help="no call computes longer, whatever its client's deadline "
+                             "(env REFEREE_ENGINE_MAX_CALL_SECONDS; default %(default)s)")
+    parser.add_argument("--plan-seconds", type=float, default=float(_env("PLAN_SECONDS", "0.8")),
+                        help="time the final-round planner spends before answering its best "
+                             "plan (env REFEREE_ENGINE_PLAN_SECONDS; default %(default)s)")
+    parser.add_argument("--max-concurrent-plans", type=int,
+                        default=int(_env("MAX_CONCURRENT_PLANS", "2")),
+                        help="final-round plans computed at once; more are refused with "
+                             "RESOURCE_EXHAUSTED (env REFEREE_ENGINE_MAX_CONCURRENT_PLANS; "
+                             "default %(default)s)")
+    parser.add_argument("--max-concurrent-replays", type=int,
+                        default=int(_env("MAX_CONCURRENT_REPLAYS", "2")),
+                        help="game logs replayed at once; more are refused with "
+                             "RESOURCE_EXHAUSTED (env REFEREE_ENGINE_MAX_CONCURRENT_REPLAYS; "
+                             "default %(default)s)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=os.environ.get("REFEREE_LOG_LEVEL", "INFO"),
                         format="%(asctime)s engine %(levelname)s %(name)s: %(message)s")
-    serve(args.address, args.workers, args.grace)
+    limits = CallLimits(args.max_call_seconds, args.plan_seconds,
+                        expensive_seats(args.max_concurrent_plans, args.max_concurrent_replays))
+    serve(args.address, args.workers, args.grace, limits)
 
 
 if __name__ == "__main__":

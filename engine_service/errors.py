@@ -1,9 +1,11 @@
 """How the engine turns the rules' exceptions into gRPC statuses.
 
 Invalid input becomes INVALID_ARGUMENT with a ``google.rpc.BadRequest`` detail listing one
-field violation per problem; ``field`` is a JSON Pointer into the request's JSON form, so
-the gateway can hand it to REST callers unchanged. Anything unexpected is logged and
-answered INTERNAL without internals.
+field violation per problem, at most :data:`MAX_REPORTED_PROBLEMS` of them and then one
+saying how many more were found; ``field`` is a JSON Pointer into the request's JSON
+form, so the gateway can hand it to REST callers unchanged. Work stopped by its deadline
+is DEADLINE_EXCEEDED. Anything unexpected is logged and answered INTERNAL without
+internals.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from tabletop_rules.problems import InvalidInputError
+from tabletop_rules.deadline import WorkStopped
+from tabletop_rules.problems import InvalidInputError, quantity
 
 log = logging.getLogger(__name__)
 
@@ -28,16 +31,28 @@ Response = TypeVar("Response", bound=Message)
 Handler = Callable[[Servicer, Request, grpc.ServicerContext], Response]
 
 
+MAX_REPORTED_PROBLEMS = 100
+"""Field violations one answer carries (then one more saying how many were left out): a
+transcription with more problems than this is better fixed from the top and sent again,
+and the answer stays far below the gateway channel's metadata limit."""
+
+
 def invalid_argument_status(error: InvalidInputError) -> grpc.Status:
     """The rich INVALID_ARGUMENT status for ``error``, one field violation per problem."""
-    bad_request = error_details_pb2.BadRequest(field_violations=[
-        error_details_pb2.BadRequest.FieldViolation(field=p.pointer, description=p.message)
-        for p in error.problems
-    ])
+    shown = error.problems[:MAX_REPORTED_PROBLEMS]
+    violations = [error_details_pb2.BadRequest.FieldViolation(field=p.pointer,
+                                                               description=p.message)
+                  for p in shown]
     count = len(error.problems)
+    if count > len(shown):
+        violations.append(error_details_pb2.BadRequest.FieldViolation(
+            field="", description=f"{quantity(count - len(shown), 'more problem')} found "
+                                  f"but not listed (at most {MAX_REPORTED_PROBLEMS} are); fix "
+                                  "these and send the request again"))
+    bad_request = error_details_pb2.BadRequest(field_violations=violations)
     status = status_pb2.Status(
         code=code_pb2.INVALID_ARGUMENT,
-        message=f"{count} problem{'s' if count != 1 else ''} in the request",
+        message=f"{quantity(count, 'problem')} in the request",
     )
     status.details.add().Pack(bad_request)
     return rpc_status.to_status(status)
@@ -53,6 +68,9 @@ def translate_errors(handler: Handler[Servicer, Request, Response]
             return handler(self, request, context)
         except InvalidInputError as error:
             context.abort_with_status(invalid_argument_status(error))
+        except WorkStopped:
+            context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                          "the engine stopped this computation at the call's deadline")
         except Exception:  # the contract: no caller ever sees a stack trace
             log.exception("unexpected error in %s", handler.__qualname__)
             context.abort(grpc.StatusCode.INTERNAL, "the engine failed to answer; "

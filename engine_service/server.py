@@ -3,12 +3,14 @@
 :func:`create_server` is separate from :func:`serve` so tests can bind port 0 and dial
 the port they got. The server registers every game's servicer, the standard health
 service (SERVING per service) and server reflection, so grpcurl and Kubernetes probes
-work out of the box.
+work out of the box. Every unary call passes :class:`.calls.CallPolicy` (requests parsed
+with INVALID_ARGUMENT for bad bytes, seats for the expensive methods).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 from concurrent import futures
@@ -18,15 +20,26 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from .calls import CallLimits, CallPolicy, method_name
 from .downtown_farmers_market import servicer as downtown_farmers_market
 from .foxglove_farm import servicer as foxglove_farm
 
 log = logging.getLogger(__name__)
 
 GAME_SERVICES = (downtown_farmers_market.register, foxglove_farm.register)
-"""Each game's ``register(server) -> service name``."""
+"""Each game's ``register(server, limits) -> service name``."""
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+
+EXIT_MARGIN_SECONDS = 1.0
+"""After the grace period, what stopping the server may take before the process exits
+regardless (a computation that ignored its cancellation must not keep it alive)."""
+
+
+def expensive_seats(plans: int, replays: int) -> dict[str, int]:
+    """The methods whose calls are bounded in number, by full method name."""
+    return {method_name(foxglove_farm.SERVICE, "PlanFinalRound"): plans,
+            method_name(downtown_farmers_market.SERVICE, "ReplayGame"): replays}
 
 
 @dataclass
@@ -38,14 +51,21 @@ class Engine:
     health: health.HealthServicer
 
 
-def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8) -> Engine:
+def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
+                  limits: CallLimits | None = None) -> Engine:
     """Build the server bound to ``address`` (port 0 picks a free port)."""
+    limits = limits or CallLimits(seats=expensive_seats(2, 2))
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="rpc"),
+        interceptors=[CallPolicy(limits.seats)],
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-                 ("grpc.so_reuseport", 0)],
+                 ("grpc.so_reuseport", 0),
+                 # Let the gateway's keepalive pings through, so a vanished engine is
+                 # noticed in seconds.
+                 ("grpc.keepalive_permit_without_calls", 1),
+                 ("grpc.http2.min_ping_interval_without_data_ms", 5_000)],
     )
-    names = [register(server) for register in GAME_SERVICES]
+    names = [register(server, limits) for register in GAME_SERVICES]
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", *names):
@@ -58,9 +78,12 @@ def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8) -> Eng
     return Engine(server, port, health_servicer)
 
 
-def serve(address: str, max_workers: int, grace_seconds: float) -> None:
-    """Run until SIGTERM or SIGINT, then stop taking calls and let in-flight ones finish."""
-    engine = create_server(address, max_workers)
+def serve(address: str, max_workers: int, grace_seconds: float,
+          limits: CallLimits | None = None) -> None:
+    """Run until SIGTERM or SIGINT, then report NOT_SERVING, stop taking calls and let
+    in-flight ones finish for up to ``grace_seconds``; the process then exits even if a
+    computation is still running (its call was cancelled, so no one waits for it)."""
+    engine = create_server(address, max_workers, limits)
     engine.server.start()
     host = address.rsplit(":", 1)[0]
     log.info("engine listening on %s:%d", host, engine.port)
@@ -75,5 +98,9 @@ def serve(address: str, max_workers: int, grace_seconds: float) -> None:
     signal.signal(signal.SIGINT, on_signal)
     stopping.wait()
     engine.health.enter_graceful_shutdown()  # probes see NOT_SERVING while draining
-    engine.server.stop(grace_seconds).wait()
-    log.info("engine stopped")
+    stopped = engine.server.stop(grace_seconds).wait(grace_seconds + EXIT_MARGIN_SECONDS)
+    log.info("engine stopped" if stopped else "engine stopped; abandoning calls still running")
+    logging.shutdown()
+    # The executor's threads are joined at interpreter exit; a computation that has not
+    # yet seen its cancellation would hold the process past the grace period.
+    os._exit(0)

@@ -31,6 +31,11 @@ class Problem:
         return Problem((*prefix, *self.path), self.message)
 
 
+def quantity(n: int, noun: str) -> str:
+    """``quantity(1, "point")`` is "1 point", ``quantity(2, "point")`` "2 points"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def json_pointer(path: Path) -> str:
     """Render ``path`` as a JSON Pointer, escaping ``~`` and ``/`` as RFC 6901 says."""
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)

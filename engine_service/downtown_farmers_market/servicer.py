@@ -8,12 +8,16 @@ from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_p
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2_grpc as service_grpc
 from tabletop_rules import downtown_farmers_market as dfm
 
+from ..calls import CallLimits
 from ..errors import translate_errors
 from . import convert
 
 
 class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceServicer):
     """Scores and ranks boards, referees games; keeps nothing between calls."""
+
+    def __init__(self, limits: CallLimits) -> None:
+        self._limits = limits
 
     @translate_errors
     def ScoreBoard(self, request: service_pb2.ScoreBoardRequest,
@@ -54,8 +58,10 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
         return convert.replay_to_proto(dfm.replay(setup, moves))
 
 
-def register(server: grpc.Server) -> str:
+SERVICE = service_pb2.DESCRIPTOR.services_by_name["DowntownFarmersMarketService"]
+
+
+def register(server: grpc.Server, limits: CallLimits) -> str:
     """Add the servicer to ``server``; returns its full service name."""
-    service_grpc.add_DowntownFarmersMarketServiceServicer_to_server(
-        DowntownFarmersMarketServicer(), server)
-    return service_pb2.DESCRIPTOR.services_by_name["DowntownFarmersMarketService"].full_name
+    service_grpc.add_DowntownFarmersMarketServiceServicer_to_server(DowntownFarmersMarketServicer(limits), server)
+    return SERVICE.full_name

@@ -10,12 +10,16 @@ from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm import planner
 from tabletop_rules.problems import InvalidInputError, Problem
 
+from ..calls import CallLimits, deadline_of
 from ..errors import translate_errors
 from . import convert
 
 
 class FoxgloveFarmServicer(service_grpc.FoxgloveFarmServiceServicer):
     """Scores, ranks, rules on transports and plans final rounds; keeps nothing."""
+
+    def __init__(self, limits: CallLimits) -> None:
+        self._limits = limits
 
     @translate_errors
     def ScoreTown(self, request: service_pb2.ScoreTownRequest,
@@ -41,13 +45,17 @@ class FoxgloveFarmServicer(service_grpc.FoxgloveFarmServiceServicer):
                        context: grpc.ServicerContext) -> service_pb2.PlanFinalRoundResponse:
         town = convert.town_from_proto(request.town)
         try:
-            plan = planner.plan_final_round(town)
+            plan = planner.plan_final_round(
+                town, deadline=deadline_of(context, self._limits).within(self._limits.plan_seconds))
         except planner.UnboundedPlanError as error:  # only a request catalog can cause it
             raise InvalidInputError([Problem(("town", "catalog"), str(error))]) from None
         return service_pb2.PlanFinalRoundResponse(plan=convert.plan_to_proto(plan))
 
 
-def register(server: grpc.Server) -> str:
+SERVICE = service_pb2.DESCRIPTOR.services_by_name["FoxgloveFarmService"]
+
+
+def register(server: grpc.Server, limits: CallLimits) -> str:
     """Add the servicer to ``server``; returns its full service name."""
-    service_grpc.add_FoxgloveFarmServiceServicer_to_server(FoxgloveFarmServicer(), server)
-    return service_pb2.DESCRIPTOR.services_by_name["FoxgloveFarmService"].full_name
+    service_grpc.add_FoxgloveFarmServiceServicer_to_server(FoxgloveFarmServicer(limits), server)
+    return SERVICE.full_name

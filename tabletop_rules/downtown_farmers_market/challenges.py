@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
+from ..problems import quantity
 from .model import INGREDIENTS, Ingredient
 
 Counts = Counter[Ingredient]
@@ -35,11 +36,6 @@ def _names(ingredients: tuple[Ingredient, ...] | list[Ingredient], conjunction: 
     if len(names) <= 1:
         return "".join(names)
     return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
-
-
-def quantity(n: int, noun: str) -> str:
-    """``quantity(1, "point")`` is "1 point", ``quantity(2, "point")`` "2 points"."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _times(n: int) -> str:

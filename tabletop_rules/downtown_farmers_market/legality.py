@@ -17,7 +17,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from ..problems import InvalidInputError, Path
-from .challenges import quantity
+from ..problems import quantity
 from .draft import DRAFT_RULE, REVEAL_SIZE, Action, discards_per_round
 from .model import GRID_SIZE, Board, FoodTile, Mode
 from .moves import DiscardTile, Move, RevealTiles, TakeTile, canonical_tile, check_move

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .challenges import Challenge, LineVerdict, quantity
+from ..problems import quantity
+from .challenges import Challenge, LineVerdict
 from .model import GRID_SIZE, INGREDIENTS, Board, Mode, Space, count_ingredients
 
 YOUNG_SHOPPER_RULE = "DFM-R9"

@@ -24,7 +24,7 @@ from .draft import (
     locate,
     schedule,
 )
-from .challenges import quantity
+from ..problems import quantity
 from .model import Board, FoodTile, Mode
 from .validation import check_players, check_tile
 

@@ -47,7 +47,7 @@ def validate_transport(request):  # type: ignore[no-untyped-def]
     return engine.call(_stub().ValidateTransport, request)
 
 
-@blueprint.json_post("/final-round/plan", TownSchema, FinalRoundPlanSchema)
+@blueprint.json_post("/final-round/plan", TownSchema, FinalRoundPlanSchema, expensive=True)
 def plan_final_round(town):  # type: ignore[no-untyped-def]
     """The best total any legal sequence of transports and processing runs reaches from a
     town as the fourth round's transportation and processing begin, and a plan for it."""

@@ -1,0 +1,120 @@
+"""What every call to the engine may cost, and the checks that keep it so.
+
+Three guards stand between the wire and the servicers:
+
+- **Requests are parsed here**, not by grpcio: grpcio answers bytes that are not a valid
+  message (or carry invalid UTF-8 in a string) with INTERNAL "Exception deserializing
+  request!"; :class:`CallPolicy` answers INVALID_ARGUMENT with a field violation instead.
+- **Expensive methods have a bounded number of seats** (:attr:`CallLimits.seats`): a call
+  that finds them all taken is answered at once with RESOURCE_EXHAUSTED and a
+  ``google.rpc.RetryInfo`` detail (the gateway's 429 with Retry-After), so a burst of
+  final-round plans cannot take the threads that score boards.
+- **Every call has a deadline**, the client's or :attr:`CallLimits.max_call_seconds`,
+  whichever is sooner; :func:`deadline_of` hands it to the rules as a
+  :class:`tabletop_rules.deadline.Deadline` that also notices a cancelled call.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from google.protobuf import duration_pb2
+from google.protobuf.descriptor import ServiceDescriptor
+from google.protobuf.message import DecodeError
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from tabletop_rules.deadline import Deadline
+
+RETRY_AFTER_SECONDS = 1
+"""What a caller refused for want of a seat is told to wait: an expensive call lasts
+under a second."""
+
+
+@dataclass(frozen=True)
+class CallLimits:
+    """The engine's cost limits, from its flags (see ``python -m engine_service --help``)."""
+
+    max_call_seconds: float = 3.0
+    """No call computes longer than this, even when its client set no deadline."""
+    plan_seconds: float = 0.8
+    """What the anytime final-round planner may spend before answering its best plan."""
+    seats: Mapping[str, int] = field(default_factory=dict)
+    """Full method name (``/package.Service/Method``) -> calls it may run at once."""
+
+
+def method_name(service: ServiceDescriptor, method: str) -> str:
+    """The full name of ``service``'s ``method``, as interceptors see it (and seats key)."""
+    return f"/{service.full_name}/{service.methods_by_name[method].name}"
+
+
+def deadline_of(context: grpc.ServicerContext, limits: CallLimits) -> Deadline:
+    """The call's deadline for the rules: the client's or the engine's own, whichever is
+    sooner, ending early if the client cancels or the server stops the call."""
+    remaining = context.time_remaining()
+    seconds = limits.max_call_seconds if remaining is None else min(remaining,
+                                                                       limits.max_call_seconds)
+    return Deadline(seconds, lambda: not context.is_active())
+
+
+def _status(code: int, message: str, detail: Any) -> grpc.Status:
+    status = status_pb2.Status(code=code, message=message)
+    status.details.add().Pack(detail)
+    return rpc_status.to_status(status)
+
+
+_MALFORMED = _status(
+    code_pb2.INVALID_ARGUMENT, "the request is not a valid protobuf message for this method",
+    error_details_pb2.BadRequest(field_violations=[error_details_pb2.BadRequest.FieldViolation(
+        field="", description="these bytes are not a valid protobuf message of the "
+                              "method's request type (or a string in it is not UTF-8)")]))
+
+
+def _busy(method: str) -> grpc.Status:
+    name = method.rsplit("/", 1)[-1]
+    return _status(code_pb2.RESOURCE_EXHAUSTED,
+                   f"every seat for {name} is taken; retry in {RETRY_AFTER_SECONDS} s",
+                   error_details_pb2.RetryInfo(
+                       retry_delay=duration_pb2.Duration(seconds=RETRY_AFTER_SECONDS)))
+
+
+Behavior = Callable[[Any, grpc.ServicerContext], Any]
+
+
+class CallPolicy(grpc.ServerInterceptor):
+    """Parses unary requests itself and bounds the expensive methods' concurrency."""
+
+    def __init__(self, seats: Mapping[str, int]) -> None:
+        self._seats = {method: threading.BoundedSemaphore(n) for method, n in seats.items()}
+
+    def intercept_service(self, continuation: Callable[[grpc.HandlerCallDetails], Any],
+                          details: grpc.HandlerCallDetails) -> Any:
+        handler = continuation(details)
+        if handler is None or handler.unary_unary is None or handler.request_deserializer is None:
+            return handler  # streams (reflection) and unknown methods keep grpcio's handling
+        parse: Callable[[bytes], Any] = handler.request_deserializer
+        behavior: Behavior = handler.unary_unary
+        seats = self._seats.get(details.method)
+        method = details.method
+
+        def guarded(raw: bytes, context: grpc.ServicerContext) -> Any:
+            try:
+                request = parse(raw)
+            except DecodeError:
+                context.abort_with_status(_MALFORMED)
+            if seats is None:
+                return behavior(request, context)
+            if not seats.acquire(blocking=False):
+                context.abort_with_status(_busy(method))
+            try:
+                return behavior(request, context)
+            finally:
+                seats.release()
+
+        return grpc.unary_unary_rpc_method_handler(
+            guarded, request_deserializer=None,
+            response_serializer=handler.response_serializer)
