@@ -198,4 +198,5 @@ def plan_to_proto(plan: planner.FinalRoundPlan) -> planning_pb2.FinalRoundPlan:
     return planning_pb2.FinalRoundPlan(
         total=plan.total, processing_points=plan.processing_points,
         end_game_points=plan.end_game_points, goods_remaining=plan.goods_remaining,
-        steps=[_step(s) for s in plan.steps], optimal=plan.optimal)
+        steps=[_step(s) for s in plan.steps], optimal=plan.optimal,
+        upper_bound=plan.upper_bound)

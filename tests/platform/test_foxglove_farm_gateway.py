@@ -71,8 +71,8 @@ def test_the_kuly_example_through_the_api(gateway: FlaskClient) -> None:
         assert {k: goods[k] for k in step["after"]} == step["after"], step["step"]
     plan = ok(gateway.post(PLAN, json=KULY["town"]))
     assert list(plan) == ["total", "processing_points", "end_game_points", "goods_remaining",
-                          "steps", "optimal"]
-    assert plan["optimal"] is True
+                          "steps", "optimal", "upper_bound"]
+    assert plan["optimal"] is True and plan["upper_bound"] == plan["total"]
     assert (plan["total"], plan["processing_points"], plan["end_game_points"]) == (
         KULY["processing"]["points"] + KULY["end_game"]["ranch_points"],
         KULY["processing"]["points"], KULY["end_game"]["ranch_points"])

@@ -371,5 +371,8 @@ class FinalRoundPlanSchema(ma.Schema):
                                                         HaulStepSchema)},
                                   "a plan step", tag="action", oneof="action"))
     optimal = ma.fields.Boolean(metadata={"description": (
-        "true when the total is proven the best; false when the exact search ran out of "
-        "its budget (a jammed town) and this is the best plan found")})
+        "true when the total is proven the best; false when the planner's time ran out "
+        "first and this is the best plan it found (never worse than a greedy plan)")})
+    upper_bound = ma.fields.Integer(metadata={"description": (
+        "the most any legal final round can total: total when optimal, otherwise the "
+        "proven bound, so upper_bound - total is the most the plan could be improved")})

@@ -237,6 +237,7 @@ class FinalRoundPlan(_message.Message):
     GOODS_REMAINING_FIELD_NUMBER: _builtins.int
     STEPS_FIELD_NUMBER: _builtins.int
     OPTIMAL_FIELD_NUMBER: _builtins.int
+    UPPER_BOUND_FIELD_NUMBER: _builtins.int
     total: _builtins.int
     """score_track + processing_points + end_game_points, never below 0 (FF-R18)."""
     processing_points: _builtins.int
@@ -246,8 +247,12 @@ class FinalRoundPlan(_message.Message):
     goods_remaining: _builtins.int
     """Goods left in that town: the fewest among plans with the best total (FF-R16)."""
     optimal: _builtins.bool
-    """True when the total is proven the best; false when the exact search ran out of its
-    budget on a jammed town and this is the best plan it found.
+    """True when the total is proven the best; false when the planner's time ran out first
+    and this is the best plan it found (never worse than a greedy plan).
+    """
+    upper_bound: _builtins.int
+    """The most any legal final round can total: equal to total when optimal, otherwise
+    the proven bound, so upper_bound - total is the most this plan could be improved.
     """
     @_builtins.property
     def steps(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlanStep]:
@@ -262,10 +267,11 @@ class FinalRoundPlan(_message.Message):
         goods_remaining: _builtins.int = ...,
         steps: _abc.Iterable[Global___PlanStep] | None = ...,
         optimal: _builtins.bool = ...,
+        upper_bound: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["end_game_points", b"end_game_points", "goods_remaining", b"goods_remaining", "optimal", b"optimal", "processing_points", b"processing_points", "steps", b"steps", "total", b"total"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["end_game_points", b"end_game_points", "goods_remaining", b"goods_remaining", "optimal", b"optimal", "processing_points", b"processing_points", "steps", b"steps", "total", b"total", "upper_bound", b"upper_bound"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
