@@ -17,6 +17,7 @@ import marshmallow as ma
 from referee.downtown_farmers_market.v1 import board_pb2, downtown_farmers_market_service_pb2 as service_pb2
 from referee.downtown_farmers_market.v1 import game_pb2, scoring_pb2
 from tabletop_rules.downtown_farmers_market.model import MAX_SETS
+from tabletop_rules.downtown_farmers_market.validation import MAX_NAME_LENGTH, MAX_PLAYERS
 from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
 
 from ...fields import INT32_MIN, ProtoEnum, Tagged, set_fields, whole_number
@@ -234,7 +235,7 @@ class SetupBoardSchema(BoardSchema):
 
 
 class PlayerSchema(ma.Schema):
-    name = ma.fields.String(required=True)
+    name = ma.fields.String(required=True, metadata={"maxLength": MAX_NAME_LENGTH})
     board = ma.fields.Nested(BoardSchema, required=True)
 
 
@@ -243,8 +244,9 @@ class SetupPlayerSchema(PlayerSchema):
 
 
 class RankRequestSchema(ma.Schema):
-    players = ma.fields.List(ma.fields.Nested(PlayerSchema), required=True,
-                             metadata={"description": "1 to 4 players, all of one mode"})
+    players = ma.fields.List(ma.fields.Nested(PlayerSchema), required=True, metadata={
+        "description": f"1 to {MAX_PLAYERS} players, all of one mode",
+        "minItems": 1, "maxItems": MAX_PLAYERS})
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> service_pb2.RankPlayersRequest:

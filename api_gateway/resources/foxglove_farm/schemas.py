@@ -17,6 +17,9 @@ from google.protobuf import json_format, struct_pb2
 
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from referee.foxglove_farm.v1 import planning_pb2, scoring_pb2, town_pb2, transport_pb2
+from tabletop_rules.foxglove_farm.catalog import MAX_DEFINITIONS
+from tabletop_rules.foxglove_farm.ranking import MAX_NAME_LENGTH, MAX_PLAYERS
+from tabletop_rules.foxglove_farm.town import MAX_TILES
 
 from ...fields import INT32_MAX, INT32_MIN, ProtoEnum, Tagged, set_fields, whole_number
 
@@ -89,7 +92,8 @@ class CatalogField(ma.fields.Field):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(metadata={"type": "object", "description": (
             "building definitions by id that add to or override the built-in catalog, "
-            "in the format of docs/foxglove-catalog.md")}, **kwargs)
+            f"in the format of docs/foxglove-catalog.md; at most {MAX_DEFINITIONS}"),
+            "maxProperties": MAX_DEFINITIONS}, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
                      **kwargs: Any) -> struct_pb2.Struct:
@@ -184,7 +188,9 @@ class TownSchema(ma.Schema):
     score_track = whole_number(load_default=0, metadata={
         "description": "the points on the score track, laps counted"})
     tiles = ma.fields.List(ma.fields.Nested(TownTileSchema), required=True, metadata={
-        "description": "every tile; exactly one forest and one mine, side by side"})
+        "description": f"every tile (at most {MAX_TILES}; more is a 422 naming the limit); "
+                       "exactly one forest and one mine, side by side",
+        "maxItems": MAX_TILES})
     catalog = CatalogField(allow_none=True)
 
     @ma.post_load
@@ -201,15 +207,16 @@ class TownSchema(ma.Schema):
 class TownPlayerSchema(ma.Schema):
     """A named player's town."""
 
-    name = ma.fields.String(required=True)
+    name = ma.fields.String(required=True, metadata={"maxLength": MAX_NAME_LENGTH})
     town = ma.fields.Nested(TownSchema, required=True)
 
 
 class RankTownsSchema(ma.Schema):
     """The players to rank."""
 
-    players = ma.fields.List(ma.fields.Nested(TownPlayerSchema), required=True,
-                             metadata={"description": "1 to 4 players with distinct names"})
+    players = ma.fields.List(ma.fields.Nested(TownPlayerSchema), required=True, metadata={
+        "description": f"1 to {MAX_PLAYERS} players with distinct names",
+        "minItems": 1, "maxItems": MAX_PLAYERS})
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> service_pb2.RankPlayersRequest:
