@@ -171,7 +171,8 @@ def ranking_to_proto(ranking: fox.Ranking) -> service_pb2.RankPlayersResponse:
 def move_check_to_proto(check: fox.MoveCheck) -> service_pb2.ValidateTransportResponse:
     if not check.legal:
         return service_pb2.ValidateTransportResponse(legal=False, violations=[
-            transport_pb2.Violation(rule=v.rule, reason=v.reason, message=v.message)
+            transport_pb2.Violation(rule=v.rule, reason=v.reason.value, message=v.message,
+                                    pointer=v.pointer("move"))
             for v in check.violations])
     assert check.town is not None  # a legal check carries the town after
     return service_pb2.ValidateTransportResponse(

@@ -14,8 +14,10 @@ Identical face-up tiles are one choice: taking either copy gives the same state,
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import TypeAlias
 
+from .. import verdicts
 from ..problems import InvalidInputError, Path
 from ..problems import quantity
 from .draft import DRAFT_RULE, REVEAL_SIZE, Action, discards_per_round
@@ -43,26 +45,11 @@ class Reason(enum.StrEnum):
     TILES_NOT_IN_PILE = "TILES_NOT_IN_PILE"
 
 
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """One rule a move breaks; ``path`` points into the move (``()`` is the whole move)."""
+Violation: TypeAlias = verdicts.Violation[Reason]
+"""One rule a move breaks; ``path`` points into the move (``()`` is the whole move)."""
 
-    reason: Reason
-    rule: str
-    message: str
-    path: Path = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The referee's answer to a move: the next state, or every rule the move breaks."""
-
-    next_state: GameState | None
-    violations: tuple[Violation, ...] = ()
-
-    @property
-    def legal(self) -> bool:
-        return not self.violations
+Verdict: TypeAlias = verdicts.Verdict[GameState, Reason]
+"""The referee's answer to a move: the next state, or every rule the move breaks."""
 
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:

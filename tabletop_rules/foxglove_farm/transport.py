@@ -2,17 +2,22 @@
 
 :func:`check_move` lists every violation (an illegal move is an answer, not an error);
 :func:`apply_move` is the fast path for replaying a plan and raises
-:class:`IllegalMoveError` instead. Each violation has the rule it breaks, a machine
-``reason`` (UPPER_SNAKE) and a message for the player.
+:class:`IllegalMoveError` instead. Each violation (:mod:`tabletop_rules.verdicts`) has a
+machine :class:`Reason`, the rule it breaks, a message for the player and the path of
+the part of the move that breaks it: ``("to",)`` for what is wrong with the destination,
+``("from",)`` and ``("count",)`` for the origin and what it holds, ``()`` for a route
+that does not exist; a haul's paths go into its ``picks``.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
-from ..problems import InvalidInputError, Path, Problem
+from .. import verdicts
+from ..problems import InvalidInputError, Path, Problem, quantity
 from ._json import read_good, read_int, read_object, unknown_keys
 from .catalog import MAX_SLOTS
 from .effects import HAULERS_HUT_RULE, Haul
@@ -41,13 +46,24 @@ class Move:
                 "to": {"row": self.destination.row, "col": self.destination.col}}
 
 
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """One reason a move is illegal."""
+class Reason(enum.StrEnum):
+    """Why a transport or a haul is illegal: stable names that clients may switch on."""
 
-    rule: str
-    reason: str
-    message: str
+    ORIGIN_NOT_A_BUILDING = "ORIGIN_NOT_A_BUILDING"
+    DESTINATION_NOT_A_BUILDING = "DESTINATION_NOT_A_BUILDING"
+    SAME_BUILDING = "SAME_BUILDING"
+    NOT_ENOUGH_GOODS = "NOT_ENOUGH_GOODS"
+    DESTINATION_DOES_NOT_DEPICT_GOOD = "DESTINATION_DOES_NOT_DEPICT_GOOD"
+    NOT_ENOUGH_FREE_SLOTS = "NOT_ENOUGH_FREE_SLOTS"
+    NO_ROUTE = "NO_ROUTE"
+    EXPERT_ROUTE_BLOCKED = "EXPERT_ROUTE_BLOCKED"
+    NOT_A_HAULER = "NOT_A_HAULER"
+    TOO_MANY_GOODS = "TOO_MANY_GOODS"
+    ORIGIN_NOT_ANOTHER_BUILDING = "ORIGIN_NOT_ANOTHER_BUILDING"
+
+
+Violation: TypeAlias = verdicts.Violation[Reason]
+"""One reason a move or haul is illegal, with the path of the part that breaks it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +86,8 @@ class MoveCheck:
             return {"legal": True, "path": route_to_list(self.path),
                     "town": town_to_dict(self.town)}
         return {"legal": False, "violations": [
-            {"rule": v.rule, "reason": v.reason, "message": v.message}
-            for v in self.violations]}
+            {"rule": v.rule, "reason": v.reason.value, "message": v.message,
+             "pointer": v.pointer("move")} for v in self.violations]}
 
 
 class IllegalMoveError(ValueError):
@@ -134,28 +150,30 @@ def check_move(town: Town, move: Move) -> MoveCheck:
     good, n = move.good, move.count
     violations = []
     if origin is None:
-        violations.append(_not_a_building(town, move.origin, "ORIGIN", "from"))
+        violations.append(_not_a_building(town, move.origin, Reason.ORIGIN_NOT_A_BUILDING,
+                                          "from"))
     if destination is None:
-        violations.append(_not_a_building(town, move.destination, "DESTINATION", "to"))
+        violations.append(_not_a_building(town, move.destination,
+                                          Reason.DESTINATION_NOT_A_BUILDING, "to"))
     if origin is not None and destination is not None and origin is destination:
-        violations.append(Violation(ROUTE_RULE, "SAME_BUILDING", (
+        violations.append(Violation(Reason.SAME_BUILDING, ROUTE_RULE, (
             f"from and to are both the {_at(origin)}: a move takes goods to another "
-            "building")))
+            "building"), ("to",)))
         return MoveCheck(move, (), None, tuple(violations))
     if origin is not None and origin.goods.count(good) < n:
         held = origin.goods.count(good)
-        violations.append(Violation(ROUTE_RULE, "NOT_ENOUGH_GOODS", (
-            f"the {_at(origin)} holds {held} {good.value}; it cannot send {n}")))
+        violations.append(Violation(Reason.NOT_ENOUGH_GOODS, ROUTE_RULE, (
+            f"the {_at(origin)} holds {held} {good.value}; it cannot send {n}"), ("count",)))
     if destination is not None:
         if good not in destination.building.depicts:
-            violations.append(Violation(DESTINATION_RULE, "DESTINATION_DOES_NOT_DEPICT_GOOD", (
+            violations.append(Violation(Reason.DESTINATION_DOES_NOT_DEPICT_GOOD, DESTINATION_RULE, (
                 f"the {_at(destination)} does not depict {good.value} on any of its effects, "
-                f"so {good.value} cannot be delivered there")))
+                f"so {good.value} cannot be delivered there"), ("to",)))
         elif destination.free_slots < n:
-            violations.append(Violation(DESTINATION_RULE, "NOT_ENOUGH_FREE_SLOTS", (
-                f"the {_at(destination)} has {max(destination.free_slots, 0)} free slot"
-                f"{'s' if destination.free_slots != 1 else ''}; {n} {good.value} do not fit "
-                "(a full building can still be passed through)")))
+            violations.append(Violation(Reason.NOT_ENOUGH_FREE_SLOTS, DESTINATION_RULE, (
+                f"the {_at(destination)} has {quantity(max(destination.free_slots, 0), 'free slot')}; "
+                f"{n} {good.value} do not fit (a full building can still be passed through)"),
+                ("to",)))
     path: Route | None = None
     if origin is not None and destination is not None:
         path = network.path(origin.position, destination.position, good, town.variant)
@@ -188,11 +206,12 @@ def _at(tile: BuildingTile) -> str:
     return f"{tile.building.name} at row {tile.position.row}, col {tile.position.col}"
 
 
-def _not_a_building(town: Town, position: Position, end: str, field: str) -> Violation:
+def _not_a_building(town: Town, position: Position, reason: Reason, field: str
+                    ) -> Violation:
     what = "a trail tile" if town.tile_at(position) is not None else "no tile"
-    return Violation(ROUTE_RULE, f"{end}_NOT_A_BUILDING", (
+    return Violation(reason, ROUTE_RULE, (
         f"\"{field}\" (row {position.row}, col {position.col}) is {what}: goods sit on "
-        "building tiles and move between them"))
+        "building tiles and move between them"), (field,))
 
 
 def _no_route(town: Town, origin: BuildingTile, destination: BuildingTile,
@@ -203,11 +222,11 @@ def _no_route(town: Town, origin: BuildingTile, destination: BuildingTile,
             blocking = [town.building_at(p) for p in standard[1:-1]]
             names = ", ".join(_at(b) for b in blocking
                               if b is not None and good not in b.building.depicts)
-            return Violation(ROUTE_RULE, "EXPERT_ROUTE_BLOCKED", (
+            return Violation(Reason.EXPERT_ROUTE_BLOCKED, ROUTE_RULE, (
                 f"in the expert variant {good.value} may pass only through buildings that "
                 f"depict it; every connected way from the {_at(origin)} to the "
                 f"{_at(destination)} passes through one that does not (such as the {names})"))
-    return Violation(ROUTE_RULE, "NO_ROUTE", (
+    return Violation(Reason.NO_ROUTE, ROUTE_RULE, (
         f"no trail route joins the {_at(origin)} to the {_at(destination)}: goods move only "
         "along connected trails, and neighbouring buildings are not connected to each other"))
 
@@ -231,28 +250,32 @@ def check_haul(town: Town, hut: Position, picks: Sequence[Pick]) -> tuple[Violat
     effect = next((e for e in tile.building.effects if isinstance(e, Haul)), None) \
         if tile is not None else None
     if tile is None or effect is None:
-        return (Violation(HAULERS_HUT_RULE, "NOT_A_HAULER", (
+        return (Violation(Reason.NOT_A_HAULER, HAULERS_HUT_RULE, (
             f"row {hut.row}, col {hut.col} is not a building that hauls goods "
-            "(such as the Hauler's Hut)")),)
+            "(such as the Hauler's Hut)"), ("to",)),)
     violations = []
     total = sum(p.count for p in picks)
     if total > effect.count:
-        violations.append(Violation(HAULERS_HUT_RULE, "TOO_MANY_GOODS", (
-            f"the {_at(tile)} takes up to {effect.count} goods; {total} were picked")))
+        violations.append(Violation(Reason.TOO_MANY_GOODS, HAULERS_HUT_RULE, (
+            f"the {_at(tile)} takes up to {effect.count} goods; {total} were picked"),
+            ("picks",)))
     if total > tile.free_slots:
-        violations.append(Violation(HAULERS_HUT_RULE, "NOT_ENOUGH_FREE_SLOTS", (
-            f"the {_at(tile)} has {tile.free_slots} free slots; {total} goods do not fit")))
+        violations.append(Violation(Reason.NOT_ENOUGH_FREE_SLOTS, HAULERS_HUT_RULE, (
+            f"the {_at(tile)} has {quantity(tile.free_slots, 'free slot')}; {total} goods "
+            "do not fit"), ("picks",)))
     taken: dict[Position, Goods] = {}
-    for pick in picks:
+    for i, pick in enumerate(picks):
         source = town.building_at(pick.origin)
         if source is None or source is tile:
-            violations.append(Violation(HAULERS_HUT_RULE, "ORIGIN_NOT_ANOTHER_BUILDING", (
-                f"row {pick.origin.row}, col {pick.origin.col} is not another building")))
+            violations.append(Violation(Reason.ORIGIN_NOT_ANOTHER_BUILDING, HAULERS_HUT_RULE, (
+                f"row {pick.origin.row}, col {pick.origin.col} is not another building"),
+                ("picks", i, "from")))
             continue
         taken[pick.origin] = taken.get(pick.origin, Goods()).add(pick.good, pick.count)
         if pick.count < 1 or not source.goods.contains(taken[pick.origin]):
-            violations.append(Violation(HAULERS_HUT_RULE, "NOT_ENOUGH_GOODS", (
-                f"the {_at(source)} holds {source.goods.count(pick.good)} {pick.good.value}")))
+            violations.append(Violation(Reason.NOT_ENOUGH_GOODS, HAULERS_HUT_RULE, (
+                f"the {_at(source)} holds {source.goods.count(pick.good)} {pick.good.value}"),
+                ("picks", i, "count")))
     return tuple(violations)
 
 

@@ -38,7 +38,8 @@ def move(good, count, origin, destination):
 
 
 def reasons(check):
-    return [v.reason for v in check.violations]
+    """Each violation's reason and the pointer of what breaks the rule, in the move."""
+    return [(v.reason, v.pointer()) for v in check.violations]
 
 
 @pytest.mark.parametrize("step", KULY["transportation"], ids=lambda s: s["step"])
@@ -76,7 +77,8 @@ def test_moving_changes_only_the_two_buildings():
 def test_origin_and_destination_must_be_buildings():
     town_ = town(*LINE)
     check = check_move(town_, move("wood", 1, (1, 0), (9, 9)))
-    assert reasons(check) == ["ORIGIN_NOT_A_BUILDING", "DESTINATION_NOT_A_BUILDING"]
+    assert reasons(check) == [("ORIGIN_NOT_A_BUILDING", "/from"),
+                              ("DESTINATION_NOT_A_BUILDING", "/to")]
     assert "a trail tile" in check.violations[0].message
     assert "no tile" in check.violations[1].message
     assert {v.rule for v in check.violations} == {"FF-R2"}
@@ -84,19 +86,19 @@ def test_origin_and_destination_must_be_buildings():
 
 def test_same_building():
     check = check_move(town(*LINE), move("wood", 1, (0, 0), (0, 0)))
-    assert reasons(check) == ["SAME_BUILDING"]
+    assert reasons(check) == [("SAME_BUILDING", "/to")]
 
 
 def test_not_enough_goods():
     check = check_move(town(*LINE), move("wood", 1, (0, 0), (4, 0)))
-    assert reasons(check) == ["NOT_ENOUGH_GOODS"]
+    assert reasons(check) == [("NOT_ENOUGH_GOODS", "/count")]
     assert "holds 0 wood" in check.violations[0].message
 
 
 def test_destination_must_depict_the_good():
     town_ = town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), *LINE, start=False)
     check = check_move(town_, move("wood", 1, (0, 0), (2, 0)))
-    assert reasons(check) == ["DESTINATION_DOES_NOT_DEPICT_GOOD"]
+    assert reasons(check) == [("DESTINATION_DOES_NOT_DEPICT_GOOD", "/to")]
     assert check.violations[0].rule == "FF-R3" and "Butcher" in check.violations[0].message
 
 
@@ -104,7 +106,7 @@ def test_destination_needs_a_free_slot_per_good():
     town_ = town(b(0, 0, "forest", wood=4), b(0, 1, "mine"), *LINE[:3],
                  b(4, 0, "charcoal_kiln", coal=1), start=False)
     check = check_move(town_, move("wood", 3, (0, 0), (4, 0)))
-    assert reasons(check) == ["NOT_ENOUGH_FREE_SLOTS"]
+    assert reasons(check) == [("NOT_ENOUGH_FREE_SLOTS", "/to")]
     assert check.violations[0].rule == "FF-R3" and "2 free slots" in check.violations[0].message
     assert check_move(town_, move("wood", 2, (0, 0), (4, 0))).legal
 
@@ -113,7 +115,7 @@ def test_no_route():
     town_ = town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), b(1, 0, "charcoal_kiln"),
                  start=False)
     check = check_move(town_, move("wood", 1, (0, 0), (1, 0)))
-    assert reasons(check) == ["NO_ROUTE"]
+    assert reasons(check) == [("NO_ROUTE", "")]
     assert "neighbouring buildings are not connected" in check.violations[0].message
 
 
@@ -121,7 +123,7 @@ def test_expert_route_blocked():
     town_ = town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), *LINE, start=False,
                  variant="expert")
     check = check_move(town_, move("wood", 1, (0, 0), (4, 0)))
-    assert reasons(check) == ["EXPERT_ROUTE_BLOCKED"]
+    assert reasons(check) == [("EXPERT_ROUTE_BLOCKED", "")]
     assert check.violations[0].rule == "FF-R2"
     assert "Butcher at row 2, col 0" in check.violations[0].message
     standard = town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), *LINE, start=False)
@@ -132,10 +134,13 @@ def test_every_violation_at_once():
     town_ = town(b(0, 0, "forest"), b(0, 1, "mine"), *LINE, start=False, variant="expert")
     # no wood on the Kiln, the Forest does not depict coal... and no expert route for coal
     check = check_move(town_, move("coal", 1, (4, 0), (0, 0)))
-    assert reasons(check) == ["NOT_ENOUGH_GOODS", "DESTINATION_DOES_NOT_DEPICT_GOOD"]
+    assert reasons(check) == [("NOT_ENOUGH_GOODS", "/count"),
+                              ("DESTINATION_DOES_NOT_DEPICT_GOOD", "/to")]
     answer = check.to_dict()
-    assert answer["legal"] is False and len(answer["violations"]) == 2
-    assert set(answer["violations"][0]) == {"rule", "reason", "message"}
+    assert answer["legal"] is False
+    assert [(v["reason"], v["pointer"]) for v in answer["violations"]] == [
+        ("NOT_ENOUGH_GOODS", "/move/count"), ("DESTINATION_DOES_NOT_DEPICT_GOOD", "/move/to")]
+    assert set(answer["violations"][0]) == {"rule", "reason", "message", "pointer"}
 
 
 def test_apply_move_raises_with_the_violations():
@@ -216,13 +221,15 @@ def test_haul_limits():
     town_ = town(b(0, 0, "forest", wood=5), b(0, 1, "mine", stone=2), b(1, 0, "haulers_hut"),
                  start=False)
     too_many = check_haul(town_, P(1, 0), [Pick(Good.WOOD, 5, P(0, 0))])
-    assert [v.reason for v in too_many] == ["TOO_MANY_GOODS", "NOT_ENOUGH_FREE_SLOTS"]
+    assert [(v.reason, v.path) for v in too_many] == [("TOO_MANY_GOODS", ("picks",)),
+                                                      ("NOT_ENOUGH_FREE_SLOTS", ("picks",))]
     assert {v.rule for v in too_many} == {"FF-R17"}
-    short = check_haul(town_, P(1, 0), [Pick(Good.STONE, 3, P(0, 1))])
-    assert [v.reason for v in short] == ["NOT_ENOUGH_GOODS"]
+    short = check_haul(town_, P(1, 0), [Pick(Good.WOOD, 1, P(0, 0)), Pick(Good.STONE, 3, P(0, 1))])
+    assert [(v.reason, v.path) for v in short] == [("NOT_ENOUGH_GOODS", ("picks", 1, "count"))]
     itself = check_haul(town_, P(1, 0), [Pick(Good.WOOD, 1, P(1, 0))])
-    assert [v.reason for v in itself] == ["ORIGIN_NOT_ANOTHER_BUILDING"]
+    assert [(v.reason, v.path) for v in itself] == [
+        ("ORIGIN_NOT_ANOTHER_BUILDING", ("picks", 0, "from"))]
     not_a_hut = check_haul(town_, P(0, 1), [Pick(Good.WOOD, 1, P(0, 0))])
-    assert [v.reason for v in not_a_hut] == ["NOT_A_HAULER"]
+    assert [(v.reason, v.path) for v in not_a_hut] == [("NOT_A_HAULER", ("to",))]
     with pytest.raises(IllegalMoveError):
         apply_haul(town_, P(0, 1), [Pick(Good.WOOD, 1, P(0, 0))])

@@ -104,7 +104,8 @@ def test_an_illegal_move_is_an_answer_with_reasons(grpc_client: GrpcClient) -> N
     verdict = grpc_client.validate_transport(town(KULY["town"]), move(step_b))
     assert not verdict.legal and not verdict.path and not verdict.HasField("town")
     (violation,) = verdict.violations
-    assert (violation.rule, violation.reason) == ("FF-R3", "NOT_ENOUGH_FREE_SLOTS")
+    assert (violation.rule, violation.reason, violation.pointer) == (
+        "FF-R3", "NOT_ENOUGH_FREE_SLOTS", "/move/to")
 
 
 def test_an_unset_count_moves_one(grpc_client: GrpcClient) -> None:

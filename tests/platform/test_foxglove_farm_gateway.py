@@ -87,8 +87,8 @@ def test_an_illegal_move_is_200_with_violations(gateway: FlaskClient) -> None:
     body = ok(gateway.post(TRANSPORT, json={"town": KULY["town"],
                                             "move": KULY["transportation"][1]["move"]}))
     assert body == {"legal": False, "violations": [{
-        "rule": "FF-R3", "reason": "NOT_ENOUGH_FREE_SLOTS",
-        "message": body["violations"][0]["message"]}]}
+        "reason": "NOT_ENOUGH_FREE_SLOTS", "rule": "FF-R3",
+        "message": body["violations"][0]["message"], "pointer": "/move/to"}]}
     assert "1 free slot" in body["violations"][0]["message"]
 
 

@@ -21,6 +21,7 @@ from tabletop_rules.downtown_farmers_market.validation import MAX_NAME_LENGTH, M
 from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
 
 from ...fields import INT32_MIN, ProtoEnum, Tagged, set_fields, whole_number
+from ...violations import ViolationSchema
 
 INGREDIENT_NOUN = "an ingredient"
 
@@ -439,16 +440,6 @@ class ReplayGameRequestSchema(ma.Schema):
         return service_pb2.ReplayGameRequest(**data)
 
 
-class MoveViolationSchema(ma.Schema):
-    reason = ma.fields.String(metadata={
-        "description": "for machines: a stable UPPER_SNAKE name, e.g. OCCUPIED_SPACE"})
-    rule = ma.fields.String(metadata={"description": "the rule broken, e.g. DFM-R12"})
-    message = ma.fields.String(metadata={"description": "for the players"})
-    pointer = ma.fields.String(metadata={
-        "description": "JSON Pointer into the request to the move, or the part of it, that "
-                       "breaks the rule"})
-
-
 class _SetFieldsSchema(ma.Schema):
     """Dumps a protobuf answer leaving out what is unset (a state that is not there)."""
 
@@ -461,7 +452,7 @@ class MoveVerdictSchema(_SetFieldsSchema):
     legal = ma.fields.Boolean(dump_default=False)
     state = ma.fields.Nested(GameStateSchema, attribute="next_state", metadata={
         "description": "when legal: the state after the move, to send with the next one"})
-    violations = ma.fields.List(ma.fields.Nested(MoveViolationSchema), metadata={
+    violations = ma.fields.List(ma.fields.Nested(ViolationSchema), metadata={
         "description": "when illegal: every rule the move breaks"})
 
 
@@ -470,7 +461,7 @@ class GameReplaySchema(_SetFieldsSchema):
         "description": "true when every move of the log is legal"})
     illegal_index = ma.fields.Integer(metadata={
         "description": "the index of the first illegal move in `moves`, if any"})
-    violations = ma.fields.List(ma.fields.Nested(MoveViolationSchema), metadata={
+    violations = ma.fields.List(ma.fields.Nested(ViolationSchema), metadata={
         "description": "the rules the first illegal move breaks"})
     state = ma.fields.Nested(GameStateSchema, metadata={
         "description": "the state after the last legal move"})

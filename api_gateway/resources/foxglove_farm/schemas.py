@@ -22,6 +22,7 @@ from tabletop_rules.foxglove_farm.ranking import MAX_NAME_LENGTH, MAX_PLAYERS
 from tabletop_rules.foxglove_farm.town import MAX_TILES
 
 from ...fields import INT32_MAX, INT32_MIN, ProtoEnum, Tagged, set_fields, whole_number
+from ...violations import ViolationSchema
 
 MAX_CATALOG_DEPTH = 16
 """No catalog definition nests deeper (the deepest, an effect's ``one_of``, needs 6)."""
@@ -281,19 +282,13 @@ class TownRankingSchema(ma.Schema):
     winners = ma.fields.List(ma.fields.String())
 
 
-class TransportViolationSchema(ma.Schema):
-    rule = ma.fields.String(metadata={"description": "the rule broken, e.g. FF-R3"})
-    reason = ma.fields.String(metadata={"description": "a stable UPPER_SNAKE reason"})
-    message = ma.fields.String()
-
-
 class TransportVerdictSchema(ma.Schema):
     """Legal, with the route and the town after; or illegal, with every violation."""
 
     legal = ma.fields.Boolean()
     path = PathField()
     town = ma.fields.Nested(TownSchema)
-    violations = ma.fields.List(ma.fields.Nested(TransportViolationSchema))
+    violations = ma.fields.List(ma.fields.Nested(ViolationSchema))
 
     @ma.pre_dump
     def from_proto(self, answer: service_pb2.ValidateTransportResponse, **kwargs: Any

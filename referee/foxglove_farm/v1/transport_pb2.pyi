@@ -66,22 +66,28 @@ class Violation(_message.Message):
     RULE_FIELD_NUMBER: _builtins.int
     REASON_FIELD_NUMBER: _builtins.int
     MESSAGE_FIELD_NUMBER: _builtins.int
+    POINTER_FIELD_NUMBER: _builtins.int
     rule: _builtins.str
     """The rule or ruling broken, e.g. "FF-R3"."""
     reason: _builtins.str
     """A stable machine reason in UPPER_SNAKE, e.g. "NOT_ENOUGH_FREE_SLOTS"."""
     message: _builtins.str
     """What is wrong, in words a player understands."""
+    pointer: _builtins.str
+    """A JSON Pointer to the part of the request's move that breaks the rule, e.g.
+    "/move/to"; "/move" when it is the move as a whole (no route joins its two ends).
+    """
     def __init__(
         self,
         *,
         rule: _builtins.str = ...,
         reason: _builtins.str = ...,
         message: _builtins.str = ...,
+        pointer: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "reason", b"reason", "rule", b"rule"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "pointer", b"pointer", "reason", b"reason", "rule", b"rule"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
