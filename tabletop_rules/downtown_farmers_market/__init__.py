@@ -18,6 +18,7 @@ from .challenges import (
     PerSet,
 )
 from .draft import REVEAL_SIZE, ROUNDS, TOTAL_TILES, Action
+from .game import GAME, DowntownFarmersMarket
 from .legality import Reason, Verdict, Violation, describe_tile, legal_moves, validate
 from .model import (
     GRID_SIZE,
@@ -47,7 +48,8 @@ __all__ = [
     "count_ingredients", "empty_grid", "rank_boards", "score_board", "tie_break_key",
     "validate_board",
     # the game: state, moves, legality, replay
-    "REVEAL_SIZE", "ROUNDS", "RULES_VERSION", "TOTAL_TILES", "Action", "DiscardTile",
+    "GAME", "REVEAL_SIZE", "ROUNDS", "RULES_VERSION", "TOTAL_TILES", "Action", "DiscardTile",
+    "DowntownFarmersMarket",
     "GameState", "Move", "Player", "Reason", "ReplayResult", "RevealTiles", "Setup",
     "TakeTile", "Verdict", "Violation", "canonical_tile", "check_move", "check_setup",
     "check_state", "check_tile", "describe_tile", "legal_moves", "new_game", "replay",

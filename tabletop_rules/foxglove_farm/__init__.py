@@ -113,8 +113,8 @@ from .ranking import (
 from .routes import Network, Route, find_route, reachable, route_to_list
 from .scoring import EndGameEntry, TownScore, end_game_points, score_town
 from .town import check_town, parse_position, parse_town, town_to_dict, validate_town
+from ..game import IllegalMoveError
 from .transport import (
-    IllegalMoveError,
     Move,
     MoveCheck,
     Pick,

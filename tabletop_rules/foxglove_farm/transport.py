@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from .. import verdicts
+from ..game import IllegalMoveError
 from ..problems import InvalidInputError, Path, Problem, quantity
 from ._json import read_good, read_int, read_object, unknown_keys
 from .catalog import MAX_SLOTS
@@ -88,14 +89,6 @@ class MoveCheck:
         return {"legal": False, "violations": [
             {"rule": v.rule, "reason": v.reason.value, "message": v.message,
              "pointer": v.pointer("move")} for v in self.violations]}
-
-
-class IllegalMoveError(ValueError):
-    """A move that breaks the transport rules; carries every violation."""
-
-    def __init__(self, violations: Sequence[Violation]) -> None:
-        self.violations = tuple(violations)
-        super().__init__("; ".join(v.message for v in self.violations))
 
 
 def parse_move(data: object, path: Path = ()) -> Move:
