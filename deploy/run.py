@@ -1,34 +1,35 @@
-"""Install what the service needs, then run the engine and the gateway in the foreground.
+"""Install what the service needs, then run the engine, the gateway and its proxy in the
+foreground.
 
-``python3 deploy/run.py`` — the README's quick start. Ctrl-C (or SIGTERM) stops both:
-the gateway first, then the engine once its in-flight calls have finished.
+``python3 deploy/run.py`` — the README's quick start. nginx (Debian's nginx-light,
+installed with apt-get when missing and this is root) listens on the public address and
+buffers every request before gunicorn sees it (see ``deploy/proxy.py``); without it the
+gateway runs on gunicorn alone, with a warning. Ctrl-C (or SIGTERM) stops them from the
+outside in (``deploy/stack.py``), so requests already accepted are answered.
 """
 
 from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bootstrap import REPO_ROOT, ensure_environment  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from deploy.bootstrap import ensure_environment  # noqa: E402
+from deploy.proxy import ensure_nginx  # noqa: E402
+from deploy.stack import Stack  # noqa: E402
 
 
 def main() -> int:
     python = ensure_environment(extras=())
-    engine_address = os.environ.setdefault("REFEREE_ENGINE_ADDRESS", "127.0.0.1:50051")
-    os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    engine = subprocess.Popen([str(python), "-m", "engine_service"], cwd=REPO_ROOT)
-    gateway = subprocess.Popen(
-        [str(python), "-m", "gunicorn", "-c", str(REPO_ROOT / "deploy" / "gunicorn.conf.py")],
-        cwd=REPO_ROOT)
-    bind = os.environ.get("REFEREE_GATEWAY_BIND", "127.0.0.1:8080")
-    print(f"referee: engine on {engine_address}, gateway on http://{bind} "
-          f"(docs at http://{bind}/v1/docs); Ctrl-C stops both", flush=True)
-
+    nginx = ensure_nginx()
+    if not nginx:
+        print("referee: WARNING: running gunicorn without the nginx proxy in front: slow "
+              "clients can exhaust its threads; install nginx-light", file=sys.stderr,
+              flush=True)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     stop = False
 
     def on_signal(_signum: int, _frame: object) -> None:
@@ -37,15 +38,15 @@ def main() -> int:
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
-    while not stop and engine.poll() is None and gateway.poll() is None:
+    stack = Stack.start(str(python), env, echo=True, nginx=nginx,
+                        bind=env.get("REFEREE_GATEWAY_BIND", "127.0.0.1:8080"),
+                        engine_address=env.get("REFEREE_ENGINE_ADDRESS", "127.0.0.1:50051"))
+    print(f"referee: engine on {stack.engine_address}, gateway on {stack.url} "
+          f"(docs at {stack.url}/v1/docs); Ctrl-C stops them", flush=True)
+    while not stop and stack.running():
         time.sleep(0.2)
-    for process in (gateway, engine):  # the gateway first: it depends on the engine
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
+    codes = stack.stop()
+    print(f"referee: stopped ({', '.join(f'{k} {v}' for k, v in codes.items())})", flush=True)
     return 0 if stop else 1
 
 

@@ -1,4 +1,8 @@
-"""Install what the tests need, then run them: ``python3 deploy/test.py [pytest args]``."""
+"""Install what the tests need, then run them: ``python3 deploy/test.py [pytest args]``.
+
+nginx too (``deploy/proxy.py``): the end-to-end tests run the service behind it, as the
+quick start does; they skip, saying why, only where it cannot be installed.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +11,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bootstrap import REPO_ROOT, ensure_environment  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from deploy.bootstrap import REPO_ROOT, ensure_environment  # noqa: E402
+from deploy.proxy import ensure_nginx  # noqa: E402
 
 
 def main() -> int:
     python = ensure_environment(extras=("test",))
+    ensure_nginx()
     env = dict(os.environ)
     if env.get("CI"):
         env.setdefault("HYPOTHESIS_PROFILE", "ci")

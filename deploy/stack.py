@@ -1,0 +1,198 @@
+"""The service's processes: the engine, gunicorn, and nginx in front; started and stopped
+in order. ``deploy/run.py`` and the end-to-end tests both use this module, so the tests
+run what the quick start runs.
+
+Stopping goes from the outside in, so no accepted request is cut off: nginx first
+(SIGQUIT: it closes its listener and finishes the requests it holds), then gunicorn
+(SIGTERM: it finishes its in-flight requests), then the engine (SIGTERM: it drains its
+calls). Standard library only, as ``deploy/run.py`` runs it before the venv's packages.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import proxy
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT_SECONDS = 30
+STOP_TIMEOUT_SECONDS = 30
+
+
+@dataclass
+class Process:
+    """A child process whose output is read line by line in the background: kept in
+    ``lines`` while ``keep_lines`` (to wait for a log line), and echoed if ``echo``."""
+
+    popen: subprocess.Popen[str]
+    lines: list[str] = field(default_factory=list)
+    echo: bool = False
+    keep_lines: bool = True
+
+    @classmethod
+    def start(cls, args: list[str], env: Mapping[str, str], *, echo: bool = False) -> Process:
+        popen = subprocess.Popen(args, cwd=REPO_ROOT, env=dict(env), text=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 errors="replace")
+        process = cls(popen, echo=echo)
+        threading.Thread(target=process._collect, daemon=True).start()
+        return process
+
+    def _collect(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            if self.keep_lines:
+                self.lines.append(line)
+            if self.echo:
+                sys.stdout.write(line)
+                sys.stdout.flush()
+
+    def wait_for(self, pattern: str) -> re.Match[str]:
+        """The first output line that matches ``pattern``; fails if the process exits or
+        none comes within the start timeout."""
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while time.monotonic() < deadline:
+            for line in list(self.lines):
+                if match := re.search(pattern, line):
+                    return match
+            if self.popen.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError(f"never saw {pattern!r}; output:\n{''.join(self.lines)}")
+
+    def stop(self, timeout: float = 15, signum: int = signal.SIGTERM) -> int:
+        """Send ``signum`` (unless it has exited) and wait; killed past ``timeout``."""
+        if self.popen.poll() is None:
+            self.popen.send_signal(signum)
+        try:
+            return self.popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            return self.popen.wait()
+
+
+def free_port() -> int:
+    """A loopback port free now (for nginx, which cannot report a port 0 it was given)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_engine(python: str, env: Mapping[str, str], address: str, *,
+                 echo: bool = False) -> tuple[Process, str]:
+    """The engine, and the address it listens on (``address`` may have port 0)."""
+    engine = Process.start([python, "-m", "engine_service", "--address", address], env,
+                           echo=echo)
+    return engine, engine.wait_for(r"engine listening on (\S+)").group(1)
+
+
+def start_gunicorn(python: str, env: Mapping[str, str], engine_address: str, bind: str, *,
+                   echo: bool = False) -> tuple[Process, str]:
+    """gunicorn serving the gateway on ``bind`` (``host:port``, port 0 allowed, or
+    ``unix:path``), and what it listens at."""
+    gateway = Process.start(
+        [python, "-m", "gunicorn", "-c", str(REPO_ROOT / "deploy" / "gunicorn.conf.py")],
+        {**env, "REFEREE_ENGINE_ADDRESS": engine_address, "REFEREE_GATEWAY_BIND": bind},
+        echo=echo)
+    return gateway, gateway.wait_for(r"Listening at: (\S+)").group(1)
+
+
+def start_proxy(nginx: str, settings: proxy.ProxySettings, runtime: Path,
+                env: Mapping[str, str], *, echo: bool = False) -> Process:
+    """nginx with ``settings``, once it accepts connections."""
+    config = proxy.render(settings, runtime)
+    process = Process.start(proxy.command(nginx, config), env, echo=echo)
+    host, port = settings.listen.rsplit(":", 1)
+    deadline = time.monotonic() + START_TIMEOUT_SECONDS
+    while process.popen.poll() is None and time.monotonic() < deadline:
+        try:
+            socket.create_connection((host, int(port)), timeout=1).close()
+            return process
+        except OSError:
+            time.sleep(0.05)
+    process.stop()
+    raise RuntimeError("nginx did not start:\n" + "".join(process.lines))
+
+
+def wait_ready(url: str) -> None:
+    """Wait until ``url``/readyz answers 200 (the gateway reaches a serving engine)."""
+    deadline = time.monotonic() + START_TIMEOUT_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/readyz", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except (OSError, urllib.error.HTTPError):
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"{url} never became ready")
+
+
+@dataclass
+class Stack:
+    """The engine, gunicorn and (when ``proxy`` is set) nginx, answering at ``url``."""
+
+    engine: Process
+    engine_address: str
+    gateway: Process
+    proxy: Process | None
+    url: str
+    runtime: Path | None = None
+
+    @classmethod
+    def start(cls, python: str, env: Mapping[str, str], *, bind: str, engine_address: str,
+              nginx: str | None, echo: bool = False) -> Stack:
+        """Start everything; ``bind`` is the public ``host:port``: nginx's if ``nginx`` is
+        given (gunicorn then listens on a unix socket behind it), else gunicorn's."""
+        engine, engine_address = start_engine(python, env, engine_address, echo=echo)
+        started = [engine]
+        runtime = proxy.runtime_directory() if nginx else None
+        try:
+            upstream = f"unix:{runtime / 'gunicorn.sock'}" if runtime else bind
+            gateway, listening = start_gunicorn(python, env, engine_address, upstream,
+                                                echo=echo)
+            started.append(gateway)
+            front = None
+            if nginx and runtime:
+                settings = proxy.ProxySettings.from_environment(env, bind, listening)
+                front = start_proxy(nginx, settings, runtime, env, echo=echo)
+                started.append(front)
+                listening = f"http://{bind}"
+            stack = cls(engine, engine_address, gateway, front, listening, runtime)
+            wait_ready(stack.url)
+        except BaseException:
+            for process in reversed(started):
+                process.stop()
+            if runtime:
+                shutil.rmtree(runtime, ignore_errors=True)
+            raise
+        for process in started:
+            process.keep_lines = not echo  # the logs go to the terminal, not to memory
+        return stack
+
+    def running(self) -> bool:
+        """True while every process runs."""
+        return all(p.popen.poll() is None for p in (self.engine, self.gateway, self.proxy) if p)
+
+    def stop(self) -> dict[str, int]:
+        """Stop from the outside in, each gracefully; their exit codes by name."""
+        codes = {}
+        if self.proxy:
+            codes["nginx"] = self.proxy.stop(STOP_TIMEOUT_SECONDS, signal.SIGQUIT)
+        codes["gunicorn"] = self.gateway.stop(STOP_TIMEOUT_SECONDS)
+        codes["engine"] = self.engine.stop(STOP_TIMEOUT_SECONDS)
+        if self.runtime:
+            shutil.rmtree(self.runtime, ignore_errors=True)
+        return codes
