@@ -13,6 +13,7 @@ from tabletop_rules.downtown_farmers_market import (
     FoodTile,
     GameState,
     Mode,
+    Move,
     Reason,
     RevealTiles,
     TakeTile,
@@ -59,6 +60,21 @@ def test_four_players_each_take_one_tile_in_turn_and_one_is_left() -> None:
 def test_taking_out_of_turn_names_whose_turn_it_is() -> None:
     assert only(validate(start(4), TakeTile(1, BREAD, 0, 0))) == Violation(
         Reason.NOT_YOUR_TURN, "DFM-R11", "It is Ana's turn, not Ben's", ("player",))
+
+
+@pytest.mark.parametrize(("players", "taken", "move"), [
+    (3, (), DiscardTile(1, BREAD)),  # Ana must take; Ben may never discard this round
+    (2, (), DiscardTile(1, BREAD)),  # Ana must take
+    (2, (TakeTile(0, BREAD, 0, 0),), DiscardTile(1, CARROT)),  # Ana must discard
+    (2, (TakeTile(0, BREAD, 0, 0),), TakeTile(1, CARROT, 0, 0)),  # Ana must discard
+], ids=["3 players, discard at a take", "2 players, discard at a take",
+        "discard at Ana's discard", "take at Ana's discard"])
+def test_acting_out_of_turn_is_only_out_of_turn(players: int, taken: tuple[TakeTile, ...],
+                                                move: Move) -> None:
+    """Whose turn it is, and nothing else: what the mover may do on their own turn is
+    not the question yet."""
+    state = play(start(players), *taken)
+    assert reasons(validate(state, move)) == [Reason.NOT_YOUR_TURN]
 
 
 def test_nobody_discards_with_four_players() -> None:

@@ -162,6 +162,16 @@ def test_tie_breaks_fewest_goods_then_most_tiles_then_shared():
                                       "tile_count": 4, "place": 1}
 
 
+def test_fewest_goods_decides_before_most_tiles():
+    """FF-R16's order: a town with fewer goods but fewer tiles still places first."""
+    fewer_goods = town(b(1, 0, "ranch"), score_track=50)  # 50, 0 goods, 3 tiles
+    more_tiles = town(b(1, 0, "ranch", sheep=1), t(2, 0, "NS"), t(3, 0, "NS"),
+                      score_track=47)  # 50, 1 good, 5 tiles
+    ranking = rank_towns([("more tiles", more_tiles), ("fewer goods", fewer_goods)])
+    assert [(s.name, s.place) for s in ranking.standings] == [("fewer goods", 1),
+                                                              ("more tiles", 2)]
+
+
 def test_parse_players():
     players = parse_players({"players": [{"name": "Kuly", "town": town_data(score_track=3)}]})
     assert players[0][0] == "Kuly" and players[0][1].score_track == 3

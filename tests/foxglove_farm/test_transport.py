@@ -1,7 +1,7 @@
 """The transport check: legal moves with their route and town after, or every violation."""
 
 import pytest
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from tabletop_rules.foxglove_farm import (
@@ -24,7 +24,7 @@ from tabletop_rules.foxglove_farm import (
 )
 from tabletop_rules.problems import InvalidInputError
 
-from .towns import b, load, t, town, town_data, town_dicts
+from .towns import PLACEABLE, b, load, t, town, town_data, town_dicts
 
 P = Position
 KULY = load("kuly_transport_and_processing.json")
@@ -233,3 +233,68 @@ def test_haul_limits():
     assert [(v.reason, v.path) for v in not_a_hut] == [("NOT_A_HAULER", ("to",))]
     with pytest.raises(IllegalMoveError):
         apply_haul(town_, P(0, 1), [Pick(Good.WOOD, 1, P(0, 0))])
+
+
+def test_apply_move_refuses_a_destination_without_free_slots():
+    """The fast path must check free slots as check_move does (FF-R3)."""
+    town_ = town(b(0, 0, "forest", wood=4), b(0, 1, "mine"), *LINE[:3],
+                 b(4, 0, "charcoal_kiln", coal=1), start=False)
+    with pytest.raises(IllegalMoveError) as error:
+        apply_move(town_, move("wood", 3, (0, 0), (4, 0)))
+    assert [v.reason for v in error.value.violations] == ["NOT_ENOUGH_FREE_SLOTS"]
+    assert apply_move(town_, move("wood", 2, (0, 0), (4, 0))).goods_at(P(4, 0)) == Goods(
+        wood=2, coal=1)
+
+
+@pytest.mark.parametrize("count", [0, -1])
+def test_a_haul_of_no_goods_is_refused(count):
+    town_ = town(b(0, 0, "forest", wood=5), b(0, 1, "mine"), b(1, 0, "haulers_hut"),
+                 start=False)
+    violations = check_haul(town_, P(1, 0), [Pick(Good.WOOD, count, P(0, 0))])
+    assert [(v.reason, v.path) for v in violations] == [("NOT_ENOUGH_GOODS",
+                                                         ("picks", 0, "count"))]
+    with pytest.raises(IllegalMoveError):
+        apply_haul(town_, P(1, 0), [Pick(Good.WOOD, count, P(0, 0))])
+
+
+@st.composite
+def trunk_towns(draw: st.DrawFn) -> dict:
+    """A town whose buildings hang east of one trail trunk below the Forest, so most
+    moves have a route; now and then a curved trail cuts the trunk."""
+    rows = draw(st.integers(2, 8))
+    cut = draw(st.integers(1, 4 * rows))  # a row past the trunk's end: no cut
+    tiles = [b(0, 0, "forest", wood=draw(st.integers(0, 5))), b(-1, 0, "mine")]
+    for row in range(1, rows + 1):
+        tiles.append(t(row, 0, "WN" if row == cut else "NES"))
+        building = draw(st.sampled_from(PLACEABLE))
+        kinds = sorted(g.value for g in building.depicts)
+        cubes = draw(st.lists(st.sampled_from(kinds), max_size=building.slots)) if kinds else []
+        tiles.append(b(row, 1, building.id, **{k: cubes.count(k) for k in set(cubes)}))
+    return {"tiles": tiles, "variant": draw(st.sampled_from(["standard", "expert"]))}
+
+
+@given(st.one_of(town_dicts(max_tiles=14), trunk_towns()), st.data())
+def test_moves_of_held_goods_agree_between_apply_and_check(data, draw):
+    """Moves drawn from what buildings hold, so that many are legal and the rest fail
+    for one reason at a time (free slots, routes, depiction)."""
+    town_ = parse_town(data)
+    holders = [tile for tile in town_.buildings if tile.goods]
+    if not holders:
+        return
+    origin = draw.draw(st.sampled_from(holders))
+    good = draw.draw(st.sampled_from([g for g in Good if origin.goods.count(g)]))
+    takers = [tile for tile in town_.buildings
+              if tile is not origin and good in tile.building.depicts]
+    destination = draw.draw(st.sampled_from(takers or town_.buildings))
+    count = draw.draw(st.integers(1, origin.goods.count(good)))
+    the_move = Move(good, count, origin.position, destination.position)
+    check = check_move(town_, the_move)
+    event(f"legal: {check.legal}")
+    for violation in check.violations:
+        event(violation.reason)
+    if check.legal:
+        assert apply_move(town_, the_move) == check.town
+    else:
+        with pytest.raises(IllegalMoveError) as error:
+            apply_move(town_, the_move)
+        assert error.value.violations == check.violations

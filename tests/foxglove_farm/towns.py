@@ -48,8 +48,9 @@ def town(*tiles: dict[str, Any], start: bool = True, **fields: Any) -> Town:
     return parse_town(town_data(*tiles, start=start, **fields))
 
 
-_PLACEABLE = sorted(b.id for b in builtin_catalog()
-                    if b.documented and "start" not in b.tiers)
+PLACEABLE = sorted((b for b in builtin_catalog() if b.documented and "start" not in b.tiers),
+                   key=lambda b: b.id)
+"""The buildings a player can add to a town: documented, and not the starting tile."""
 
 
 @st.composite
@@ -57,7 +58,6 @@ def town_dicts(draw: st.DrawFn, max_tiles: int = 24, variant: str | None = None,
                trail_bias: float = 0.5) -> dict[str, Any]:
     """A valid town's JSON: the starting tile, then tiles placed one by one orthogonally
     next to the town, buildings holding goods they depict within their slots."""
-    catalog = builtin_catalog()
     placed: dict[tuple[int, int], dict[str, Any]] = {}
     forest_goods = draw(st.integers(0, 5))
     placed[(0, 0)] = b(0, 0, "forest", **({"wood": forest_goods} if forest_goods else {}))
@@ -70,7 +70,7 @@ def town_dicts(draw: st.DrawFn, max_tiles: int = 24, variant: str | None = None,
         if draw(st.floats(0, 1)) < trail_bias:
             placed[(row, col)] = t(row, col, "".join(draw(st.sampled_from(TRAIL_SHAPES))))
             continue
-        building = catalog[draw(st.sampled_from(_PLACEABLE))]
+        building = draw(st.sampled_from(PLACEABLE))
         kinds = sorted(g.value for g in building.depicts)
         cubes = draw(st.lists(st.sampled_from(kinds), max_size=building.slots)) if kinds else []
         goods = {k: cubes.count(k) for k in set(cubes)}
