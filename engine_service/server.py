@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import threading
+import time
 from concurrent import futures
 from dataclasses import dataclass
 
@@ -98,9 +99,16 @@ def serve(address: str, max_workers: int, grace_seconds: float,
     signal.signal(signal.SIGINT, on_signal)
     stopping.wait()
     engine.health.enter_graceful_shutdown()  # probes see NOT_SERVING while draining
-    stopped = engine.server.stop(grace_seconds).wait(grace_seconds + EXIT_MARGIN_SECONDS)
-    log.info("engine stopped" if stopped else "engine stopped; abandoning calls still running")
+    engine.server.stop(grace_seconds).wait(grace_seconds + EXIT_MARGIN_SECONDS)
+    log.info("engine stopped")
+    # The interpreter joins the executor's threads as it exits, so a computation that has
+    # not yet seen its cancellation would hold the process past the grace period: a
+    # watchdog ends it if the ordinary exit (which saves coverage data, say) takes longer.
+    threading.Thread(target=_exit_after, args=(EXIT_MARGIN_SECONDS,), daemon=True).start()
+
+
+def _exit_after(seconds: float) -> None:
+    time.sleep(seconds)
+    log.warning("calls still running %.0f s after the drain: exiting anyway", seconds)
     logging.shutdown()
-    # The executor's threads are joined at interpreter exit; a computation that has not
-    # yet seen its cancellation would hold the process past the grace period.
     os._exit(0)
