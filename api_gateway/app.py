@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 from typing import Any
+from urllib.parse import urlsplit
 
 import flask_smorest
-from flask import Flask, Response
+from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from . import config
@@ -48,9 +52,48 @@ class Api(flask_smorest.Api):
             "content": {PROBLEM_CONTENT_TYPE: {"schema": PROBLEM_SCHEMA}}})
 
 
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+JSON_POLICY = "default-src 'none'; frame-ancestors 'none'"
+"""An API answer is data: it may load nothing, run nothing, and be framed nowhere."""
+DOCUMENTATION_CACHE = "public, max-age=300"
+_INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
+
+
+def _docs_policy(page: str) -> str:
+    """The Swagger UI page's CSP: its scripts and styles from where the config says
+    Swagger UI is served (the CDN, or this origin), its one inline script by hash, and
+    requests only to this origin (the OpenAPI document)."""
+    url = urlsplit(current_app.config["OPENAPI_SWAGGER_UI_URL"])
+    source = f"{url.scheme}://{url.netloc}" if url.netloc else "'self'"
+    hashes = " ".join(
+        f"'sha256-{base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()}'"
+        for script in _INLINE_SCRIPT.findall(page))
+    return (f"default-src 'none'; script-src {source} {hashes}; "
+            f"style-src {source} 'unsafe-inline'; img-src 'self' data: {source}; "
+            "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+
+
+def secure(response: Response) -> Response:
+    """The headers every answer carries: no sniffing, no referrer, a strict CSP; API
+    answers are not stored (they answer one body), the documentation may be cached."""
+    response.headers.update(SECURITY_HEADERS)
+    prefix = current_app.config["OPENAPI_URL_PREFIX"].rstrip("/")
+    docs = f"{prefix}/{current_app.config['OPENAPI_SWAGGER_UI_PATH']}"
+    documentation = {docs, f"{prefix}/{current_app.config['OPENAPI_JSON_PATH']}"}
+    rule = request.url_rule.rule if request.url_rule and response.status_code == 200 else None
+    response.headers["Cache-Control"] = DOCUMENTATION_CACHE if rule in documentation else "no-store"
+    response.headers["Content-Security-Policy"] = (
+        _docs_policy(response.get_data(as_text=True)) if rule == docs else JSON_POLICY)
+    return response
+
+
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     """Build the gateway: defaults, then the config file, environment, and ``overrides``."""
     app = Flask(__name__)
+    # No redirect to a "canonical" URL: werkzeug builds it from the Host header, so
+    # /v1//docs would send the caller to whatever host it claimed. Such paths are 404s.
+    app.url_map.merge_slashes = False
+    app.url_map.strict_slashes = False
     app.config.from_object(config.DefaultConfig)
     app.config.from_envvar("REFEREE_GATEWAY_CONFIG", silent=True)
     app.config.update(config.from_environment())
@@ -67,4 +110,5 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
     app.register_error_handler(ProblemError, lambda error: error.response())
     app.register_error_handler(Exception, lambda error: unexpected(error).response())
+    app.after_request(secure)
     return app

@@ -12,7 +12,7 @@ from .parsing import ProblemParser
 
 View = Callable[..., Any]
 
-BODY_PROBLEMS = (400, 413, 422, 503, 504)
+BODY_PROBLEMS = (400, 413, 415, 422, 503, 504)
 """What any endpoint that reads a JSON body and asks the engine may answer besides 200."""
 
 

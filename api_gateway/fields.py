@@ -19,6 +19,8 @@ import marshmallow as ma
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from google.protobuf.message import Message
 
+from tabletop_rules.problems import quoted, shortened
+
 INT32_MAX = 2**31 - 1
 INT32_MIN = -(2**31)
 
@@ -47,7 +49,7 @@ class ProtoEnum(ma.fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
                      **kwargs: Any) -> int:
         if not isinstance(value, str) or value not in self.by_name:
-            shown = f"'{value}'" if isinstance(value, str) else json.dumps(value)[:40]
+            shown = quoted(value) if isinstance(value, str) else shortened(json.dumps(value))
             raise ma.ValidationError(f"{shown} is not {self.noun}; expected one of "
                                      f"{', '.join(self.by_name)}")
         return self.by_name[value]
@@ -86,7 +88,7 @@ class Tagged(ma.fields.Field):
         kind = value.get(self.tag)
         if not isinstance(kind, str) or kind not in self.schemas:
             choices = ", ".join(self.schemas)
-            message = (f"'{kind}' is not {self.noun}" if isinstance(kind, str)
+            message = (f"{quoted(kind)} is not {self.noun}" if isinstance(kind, str)
                        else f"give the {self.noun.split(' ', 1)[-1]}")  # drop "a"/"an"
             raise ma.ValidationError({self.tag: [f"{message}; expected one of {choices}"]})
         return self.instances[kind].load(value)  # its ValidationError nests under this field

@@ -1,23 +1,27 @@
 """Reading request bodies strictly, and turning marshmallow's errors into JSON Pointers.
 
 flask-smorest parses bodies with webargs; :class:`ProblemParser` replaces the lenient
-parts: a body must be declared JSON and be JSON (400 otherwise, deep nesting included),
-and every schema error becomes one pointer in a 422 answer.
+parts: a body must be declared JSON (415 for another media type) and be JSON (400
+otherwise: deep nesting, invalid UTF-8 and lone surrogates included), it is refused past
+the size limit however it is sent (413), and every schema error becomes one pointer in a
+422 answer.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
 import marshmallow as ma
 from flask import Request
 from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import RequestEntityTooLarge
 
-from tabletop_rules.problems import json_pointer
+from tabletop_rules.problems import Path, json_pointer, quoted
 
-from .problems import FieldProblem, invalid_request, malformed_body
+from .problems import FieldProblem, invalid_request, malformed_body, unsupported_media_type
 
 MAX_JSON_DEPTH = 64
 """No contract body nests deeper; anything deeper is refused before it is parsed."""
@@ -50,12 +54,68 @@ def _nesting_depth_exceeds(text: str, limit: int) -> bool:
     return False
 
 
-def load_json_body(request: Request) -> Any:
-    """The request's JSON body, or a 400 problem saying why it cannot be read."""
-    if not request.is_json:
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogates(value: Any, path: Path = ()) -> list[FieldProblem]:
+    """Where ``value`` holds a lone UTF-16 surrogate (JSON's ``"\\ud800"`` escape with no
+    pair): no character, and no UTF-8 can carry it. A key holding one is reported at its
+    object (the key itself cannot be written in a pointer)."""
+    if isinstance(value, str):
+        return ([FieldProblem(json_pointer(path), "a lone UTF-16 surrogate is not a "
+                              "character (escape a character outside the BMP as a pair)")]
+                if _SURROGATE.search(value) else [])
+    if isinstance(value, dict):
+        found: list[FieldProblem] = []
+        for key, item in value.items():
+            if _SURROGATE.search(key):
+                found.append(FieldProblem(json_pointer(path), "a key of this object holds a "
+                                          "lone UTF-16 surrogate, which is not a character"))
+            else:
+                found.extend(_lone_surrogates(item, (*path, key)))
+        return found
+    if isinstance(value, list):
+        return [p for i, item in enumerate(value) for p in _lone_surrogates(item, (*path, i))]
+    return []
+
+
+def _check_declared_json(request: Request) -> None:
+    """400 for a body declared as nothing; 415 for one declared as anything but JSON in
+    UTF-8 without a content coding (RFC 8259: JSON is UTF-8)."""
+    if not request.mimetype:
         raise malformed_body("Send the body as JSON with Content-Type: application/json "
-                             f"(got {request.mimetype or 'no content type'}).")
-    raw = request.get_data(cache=True)  # werkzeug raises 413 past MAX_CONTENT_LENGTH
+                             "(got no content type).")
+    if not request.is_json:
+        raise unsupported_media_type("Send the body as JSON with Content-Type: "
+                                     f"application/json (got {quoted(request.mimetype)}).")
+    charset = request.mimetype_params.get("charset", "utf-8").lower()
+    if charset not in ("utf-8", "utf8"):
+        raise unsupported_media_type(f"Send JSON in UTF-8 (got charset {quoted(charset)}).")
+    coding = request.headers.get("Content-Encoding", "identity").strip().lower()
+    if coding != "identity":
+        raise unsupported_media_type("Send the body without a content coding (got "
+                                     f"Content-Encoding {quoted(coding)}).")
+
+
+def read_body(request: Request) -> bytes:
+    """The request's body, refused with a 413 past ``MAX_CONTENT_LENGTH`` however it is
+    sent: werkzeug refuses a declared Content-Length past it, but cuts a chunked body
+    (no Content-Length, the server terminates the stream) at the limit without a word."""
+    limit = request.max_content_length
+    if (request.content_length is not None or limit is None
+            or not request.environ.get("wsgi.input_terminated")):
+        return request.get_data(cache=True)
+    body: bytes = request.environ["wsgi.input"].read(limit + 1)
+    if len(body) > limit:
+        raise RequestEntityTooLarge()
+    return body
+
+
+def load_json_body(request: Request) -> Any:
+    """The request's JSON body, or a problem (400, 413, 415) saying why it cannot be read."""
+    _check_declared_json(request)
+    raw = read_body(request)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -65,9 +125,13 @@ def load_json_body(request: Request) -> Any:
     if _nesting_depth_exceeds(text, MAX_JSON_DEPTH):
         raise malformed_body(f"The JSON nests deeper than {MAX_JSON_DEPTH} levels.")
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        document = json.loads(text, parse_constant=_reject_constant)
     except ValueError as error:
         raise malformed_body(f"The body is not valid JSON: {error}.") from None
+    if _SURROGATE_ESCAPE.search(text) and (where := _lone_surrogates(document)):
+        raise malformed_body("The JSON holds a lone UTF-16 surrogate, which is no "
+                             "character; see errors for where.", where)
+    return document
 
 
 _DICT_ENTRY_KEYS = {"key", "value"}

@@ -62,9 +62,17 @@ def invalid_request(errors: list[FieldProblem]) -> ProblemError:
                         errors)
 
 
-def malformed_body(detail: str) -> ProblemError:
-    """400: a body that is not JSON, or not declared as JSON."""
-    return ProblemError(400, "malformed-body", "Malformed request body", detail)
+def malformed_body(detail: str, errors: list[FieldProblem] | None = None) -> ProblemError:
+    """400: a body that is not JSON, or not declared as JSON; ``errors`` say where, when
+    a place in the JSON can be named."""
+    return ProblemError(400, "malformed-body", "Malformed request body", detail, errors or [])
+
+
+def unsupported_media_type(detail: str) -> ProblemError:
+    """415: a body declared as something else than JSON (another media type, charset or
+    content coding)."""
+    return ProblemError(415, "unsupported-media-type", "Unsupported media type", detail,
+                        headers={"Accept-Post": "application/json"})
 
 
 _HTTP_SLUGS = {

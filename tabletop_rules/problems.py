@@ -36,6 +36,28 @@ def quantity(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+QUOTE_LIMIT = 60
+"""The most characters of a request's value a message quotes: enough to recognise it,
+while a 100 KB string is not sent back whole."""
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A value of the request as a message quotes it: a string in quotes (its ``repr``,
+    which also escapes what cannot be printed), anything else as ``str``; cut to
+    ``limit`` characters with an ellipsis."""
+    if not isinstance(value, str):
+        return shortened(str(value), limit)
+    if len(value) <= limit:
+        return repr(value)
+    cut = repr(value[:limit])
+    return f"{cut[:-1]}…{cut[-1]}"
+
+
+def shortened(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis."""
+    return text if len(text) <= limit else f"{text[:limit]}…"
+
+
 def json_pointer(path: Path) -> str:
     """Render ``path`` as a JSON Pointer, escaping ``~`` and ``/`` as RFC 6901 says."""
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)

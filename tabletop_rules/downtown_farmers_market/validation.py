@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..problems import InvalidInputError, Problem
+from ..problems import InvalidInputError, Problem, quoted
 from .challenges import Challenge, ExactCount, ExactCountAny, ExactTotal, Forbidden, PerSet
 from .model import (
     GRID_SIZE,
@@ -142,7 +142,7 @@ def check_players(players: Sequence[tuple[str, Board]], mode: Mode | None = None
             problems.append(Problem(("players", i, "name"),
                                     f"a name has 1 to {MAX_NAME_LENGTH} characters"))
         elif name in names:
-            problems.append(Problem(("players", i, "name"), f"{name!r} is named twice; "
+            problems.append(Problem(("players", i, "name"), f"{quoted(name)} is named twice; "
                                     "give each player a distinct name"))
         names.add(name)
         if board.mode is not expected:

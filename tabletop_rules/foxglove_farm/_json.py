@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..problems import Path, Problem
+from ..problems import Path, Problem, quoted
 from .model import GOODS, Good, Goods
 
 GOOD_NAMES = ", ".join(g.value for g in GOODS)
@@ -59,7 +59,7 @@ def read_int(value: object, path: Path, problems: list[Problem], low: int, high:
                                 f"got {type_name(value)}"))
         return None
     if not low <= value <= high:
-        problems.append(Problem(path, f"must be from {low} to {high}; got {value}"))
+        problems.append(Problem(path, f"must be from {low} to {high}; got {quoted(value)}"))
         return None
     return value
 
@@ -80,7 +80,7 @@ def read_choice(value: object, path: Path, problems: list[Problem],
     options = tuple(choices)
     if isinstance(value, str) and value in options:
         return value
-    shown = repr(value) if isinstance(value, str) else type_name(value)
+    shown = quoted(value) if isinstance(value, str) else type_name(value)
     problems.append(Problem(path, f"{shown} is not {what}; expected one of "
                             f"{', '.join(options)}"))
     return None
@@ -101,7 +101,7 @@ def read_goods(value: object, path: Path, problems: list[Problem], max_each: int
     ok = True
     for name, n in obj.items():
         if name not in Good._value2member_map_:
-            problems.append(Problem((*path, name), f"{name!r} is not a goods type; expected "
+            problems.append(Problem((*path, name), f"{quoted(name)} is not a goods type; expected "
                                     f"one of {GOOD_NAMES}"))
             ok = False
             continue
@@ -119,5 +119,5 @@ def unknown_keys(obj: Mapping[str, Any], allowed: Iterable[str], path: Path,
     known = tuple(allowed)
     for key in obj:
         if key not in known:
-            problems.append(Problem((*path, key), f"unknown field {key!r} in {where}; "
+            problems.append(Problem((*path, key), f"unknown field {quoted(key)} in {where}; "
                                     f"expected {', '.join(known)}"))

@@ -22,7 +22,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ..problems import InvalidInputError, Path, Problem
+from ..problems import InvalidInputError, Path, Problem, quoted
 from ._json import (
     read_choice,
     read_good,
@@ -201,7 +201,7 @@ def _parse_definitions(data: object, base: Catalog | None, path: Path,
     for building_id, raw in (obj or {}).items():
         where = (*path, building_id)
         if not _valid_id(building_id):
-            problems.append(Problem(where, f"{building_id!r} is not a building id: use the "
+            problems.append(Problem(where, f"{quoted(building_id)} is not a building id: use the "
                                     "tile's name in snake_case, apostrophes dropped "
                                     "(e.g. haulers_hut), at most 40 characters"))
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..problems import InvalidInputError, Problem
+from ..problems import InvalidInputError, Problem, quoted
 from .. import standings
 from ._json import read_list, read_object, read_str, unknown_keys
 from .catalog import Catalog
@@ -69,7 +69,7 @@ def parse_players(data: object, *, catalog: Catalog | None = None) -> list[tuple
             problems.append(Problem((*path, "name"), "a name has 1 to "
                                     f"{MAX_NAME_LENGTH} characters"))
         elif name is not None and name in names:
-            problems.append(Problem((*path, "name"), f"{name!r} is named twice; give each "
+            problems.append(Problem((*path, "name"), f"{quoted(name)} is named twice; give each "
                                     "player a distinct name"))
         if name is not None:
             names.add(name)

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
-from ..problems import InvalidInputError, Path, Problem
+from ..problems import InvalidInputError, Path, Problem, quoted
 from ._json import (
     read_choice,
     read_goods,
@@ -201,7 +201,7 @@ def _read_sides(value: object, path: Path, problems: list[Problem]) -> frozenset
 def _unknown_building(building_id: str, catalog: Catalog, path: Path) -> Problem:
     close = difflib.get_close_matches(building_id, [b.id for b in catalog], n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
-    return Problem(path, f"{building_id!r} is not a building the catalog knows{hint} "
+    return Problem(path, f"{quoted(building_id)} is not a building the catalog knows{hint} "
                    "(ids are the tile's name in snake_case, apostrophes dropped; a tile the "
                    f"catalog lacks can be defined in the request's \"catalog\": {CATALOG_DOC})")
 
