@@ -290,8 +290,13 @@ MALFORMED = [(path, kind) for path, method in UNARY_METHODS
              if kind != "invalid utf-8" or _string_path(method.input_type) is not None]
 
 
-@pytest.mark.parametrize(("path", "kind"), MALFORMED, ids=[f"{p.rsplit('/', 1)[1]}-{k}"
-                                                           for p, k in MALFORMED])
+def _short(path: str) -> str:
+    service, method = path.strip("/").split("/")
+    return ("DFM." if "downtown" in service else "FF.") + method
+
+
+@pytest.mark.parametrize(("path", "kind"), MALFORMED,
+                         ids=[f"{_short(p)}-{k}" for p, k in MALFORMED])
 def test_malformed_protobuf_bytes_are_invalid_argument(stack: Stack, path: str,
                                                        kind: str) -> None:
     method = dict(UNARY_METHODS)[path]
