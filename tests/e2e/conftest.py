@@ -1,63 +1,26 @@
-"""Start the real engine and the real gunicorn gateway as processes on free loopback ports.
+"""Start the real engine, the real gunicorn gateway and the nginx proxy as processes on
+free loopback ports, with the same code as ``deploy/run.py`` (``deploy/stack.py``).
 
-Both bind port 0 and report the port they got in their logs, so there is no race for a
-port between picking it and binding it.
+The engine and gunicorn bind port 0 and report the port they got in their logs, so there
+is no race for a port between picking it and binding it; nginx cannot report one, so its
+port is picked free just before it starts.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
 import pytest
-import requests
 
-REPO = Path(__file__).resolve().parents[2]
-START_TIMEOUT_SECONDS = 30
+from deploy import proxy, stack
+from deploy.stack import REPO_ROOT as REPO
+from deploy.stack import Process, Stack
 
-
-@dataclass
-class Process:
-    """A child process whose output is collected line by line in the background."""
-
-    popen: subprocess.Popen[str]
-    lines: list[str] = field(default_factory=list)
-
-    @classmethod
-    def start(cls, args: list[str], env: dict[str, str]) -> Process:
-        popen = subprocess.Popen(args, cwd=REPO, env=env, text=True, stdout=subprocess.PIPE,
-                                 stderr=subprocess.STDOUT)
-        process = cls(popen)
-        threading.Thread(target=process._collect, daemon=True).start()
-        return process
-
-    def _collect(self) -> None:
-        assert self.popen.stdout is not None
-        for line in self.popen.stdout:
-            self.lines.append(line)
-
-    def wait_for(self, pattern: str) -> re.Match[str]:
-        deadline = time.monotonic() + START_TIMEOUT_SECONDS
-        while time.monotonic() < deadline:
-            for line in list(self.lines):
-                if match := re.search(pattern, line):
-                    return match
-            if self.popen.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise AssertionError(f"never saw {pattern!r}; output:\n{''.join(self.lines)}")
-
-    def stop(self, timeout: float = 15) -> int:
-        if self.popen.poll() is None:
-            self.popen.terminate()
-        return self.popen.wait(timeout)
+__all__ = ["REPO", "Process", "Service", "Stack", "environment", "start_engine",
+           "start_gateway", "start_stack"]
 
 
 def environment(**extra: str) -> dict[str, str]:
@@ -66,28 +29,37 @@ def environment(**extra: str) -> dict[str, str]:
 
 
 def start_engine() -> tuple[Process, str]:
-    engine = Process.start([sys.executable, "-m", "engine_service", "--address", "127.0.0.1:0",
-                            "--grace", "5"], environment())
-    port = engine.wait_for(r"engine listening on 127\.0\.0\.1:(\d+)").group(1)
-    return engine, f"127.0.0.1:{port}"
+    return stack.start_engine(sys.executable, environment(REFEREE_ENGINE_GRACE_SECONDS="5"),
+                              "127.0.0.1:0")
 
 
 def start_gateway(engine_address: str) -> tuple[Process, str]:
-    gateway = Process.start(
-        [sys.executable, "-m", "gunicorn", "-c", str(REPO / "deploy" / "gunicorn.conf.py")],
-        environment(REFEREE_ENGINE_ADDRESS=engine_address, REFEREE_GATEWAY_BIND="127.0.0.1:0",
-                    REFEREE_GATEWAY_WORKERS="2"))
-    port = gateway.wait_for(r"Listening at: http://127\.0\.0\.1:(\d+)").group(1)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + START_TIMEOUT_SECONDS
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"{url}/readyz", timeout=2).ok:
-                return gateway, url
-        except requests.ConnectionError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError("gateway never became ready:\n" + "".join(gateway.lines))
+    """gunicorn alone (no proxy), on a free port, once it reaches the engine."""
+    gateway, url = stack.start_gunicorn(sys.executable, environment(REFEREE_GATEWAY_WORKERS="2"),
+                                        engine_address, "127.0.0.1:0")
+    try:
+        stack.wait_ready(url)
+    except RuntimeError:
+        gateway.stop()
+        raise AssertionError("gateway never became ready:\n" + "".join(gateway.lines)) from None
+    return gateway, url
+
+
+def nginx_or_skip() -> str:
+    """nginx's path (installed if missing and possible); the test skips if it cannot be."""
+    nginx = proxy.ensure_nginx()
+    if nginx is None:
+        pytest.skip("nginx is not installed and cannot be installed here (needs root and "
+                    "apt-get: apt-get install nginx-light)")
+    return nginx
+
+
+def start_stack(**env: str) -> Stack:
+    """The whole service as ``deploy/run.py`` starts it: engine, gunicorn, nginx in front
+    on a free loopback port; ``env`` adds ``REFEREE_*`` settings (short timeouts, ...)."""
+    return Stack.start(sys.executable, environment(REFEREE_GATEWAY_WORKERS="2", **env),
+                       bind=f"127.0.0.1:{stack.free_port()}", engine_address="127.0.0.1:0",
+                       nginx=nginx_or_skip())
 
 
 @dataclass

@@ -157,7 +157,7 @@ def test_foxglove_errors_agree(rest: RestClient, grpc_client: GrpcClient) -> Non
 
 @pytest.mark.parametrize("data, headers, status", [
     (b"{", {"Content-Type": "application/json"}, 400),
-    (json.dumps(SIMPLE_BOARD).encode(), {"Content-Type": "text/plain"}, 400),
+    (json.dumps(SIMPLE_BOARD).encode(), {"Content-Type": "text/plain"}, 415),
     (b"[" * 300_000 + b"]" * 300_000, {"Content-Type": "application/json"}, 413),
     (b"[" * 5_000 + b"]" * 5_000, {"Content-Type": "application/json"}, 400),
     (json.dumps({"grid": "nope"}).encode(), {"Content-Type": "application/json"}, 422),
