@@ -8,7 +8,7 @@ rules are only ever called on input they accept.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from google.protobuf.internal.containers import RepeatedScalarFieldContainer
 
@@ -16,7 +16,9 @@ from referee.downtown_farmers_market.v1 import board_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as service_pb2
 from referee.downtown_farmers_market.v1 import game_pb2, scoring_pb2
 from tabletop_rules import downtown_farmers_market as dfm
-from tabletop_rules.problems import InvalidInputError, Path, Problem, json_pointer
+from tabletop_rules.problems import Path, json_pointer
+
+from ..reading import Reader
 
 _INGREDIENT_FROM_PROTO = {
     board_pb2.Ingredient.Value(f"INGREDIENT_{i.name}"): i for i in dfm.Ingredient
@@ -29,21 +31,16 @@ _ACTION_FROM_PROTO: dict[int, dfm.Action | None] = {
     game_pb2.Action.Value(f"ACTION_{a.name}"): a for a in dfm.Action}
 _ACTION_FROM_PROTO[game_pb2.ACTION_UNSPECIFIED] = None  # nothing expected: the game is over
 _ACTION_TO_PROTO = {a: n for n, a in _ACTION_FROM_PROTO.items()}
+_INGREDIENT_NAMES = ", ".join(i.value for i in dfm.Ingredient)
 
 
-class _Reader:
+class _Reader(Reader):
     """Reads messages into rule values, noting problems instead of stopping at the first."""
 
-    def __init__(self) -> None:
-        self.problems: list[Problem] = []
-
     def ingredient(self, value: int, path: Path) -> dfm.Ingredient:
-        ingredient = _INGREDIENT_FROM_PROTO.get(value)
-        if ingredient is None:
-            names = ", ".join(i.value for i in dfm.Ingredient)
-            self.problems.append(Problem(path, f"not an ingredient; expected one of {names}"))
-            return dfm.Ingredient.BREAD  # a placeholder; the problem already refuses the input
-        return ingredient
+        # BREAD is a placeholder for an unknown value; the problem already refuses the input
+        return self.enum(value, _INGREDIENT_FROM_PROTO, dfm.Ingredient.BREAD, path,
+                         "an ingredient", f"one of {_INGREDIENT_NAMES}")
 
     def ingredients(self, values: RepeatedScalarFieldContainer[int] | Sequence[int],
                     path: Path) -> tuple[dfm.Ingredient, ...]:
@@ -57,11 +54,8 @@ class _Reader:
         return tuple(self.tile(m, (*path, i)) for i, m in enumerate(messages))
 
     def mode(self, value: int, path: Path) -> dfm.Mode:
-        mode = _MODE_FROM_PROTO.get(value)
-        if mode is None:
-            self.problems.append(Problem(path, "not a mode; expected standard or young_shopper"))
-            return dfm.Mode.STANDARD
-        return mode
+        return self.enum(value, _MODE_FROM_PROTO, dfm.Mode.STANDARD, path, "a mode",
+                         "standard or young_shopper")
 
     def challenge(self, message: board_pb2.Challenge, path: Path) -> dfm.Challenge | None:
         kind = message.WhichOneof("kind")
@@ -87,9 +81,8 @@ class _Reader:
         if kind == "per_set":
             return dfm.PerSet(tuple(self.ingredients(s.ingredients, (*path, "sets", i))
                                     for i, s in enumerate(message.per_set.sets)), points)
-        self.problems.append(Problem((*path, "type"), "the challenge has no type; expected one "
-                                     "of exact_count, forbidden, exact_count_any, exact_total, "
-                                     "one_of_each, majority, per_set"))
+        self.problem((*path, "type"), "the challenge has no type; expected one of exact_count, "
+                     "forbidden, exact_count_any, exact_total, one_of_each, majority, per_set")
         return None
 
     def board(self, message: board_pb2.Board, path: Path) -> dfm.Board:
@@ -114,10 +107,8 @@ class _Reader:
                      for i, m in enumerate(messages))
 
     def action(self, value: int, path: Path) -> dfm.Action | None:
-        if value not in _ACTION_FROM_PROTO:
-            self.problems.append(Problem(path, "not an action; expected take, discard, reveal "
-                                         "or none (the game is over)"))
-        return _ACTION_FROM_PROTO.get(value)
+        return self.enum(value, _ACTION_FROM_PROTO, None, path, "an action",
+                         "take, discard, reveal or none (the game is over)")
 
     def state(self, message: game_pb2.GameState, path: Path) -> dfm.GameState:
         """The state as sent; ``game_over`` is output only, so it is not read."""
@@ -150,16 +141,9 @@ class _Reader:
                                    self.tile(message.discard.tile, (*path, "tile")))
         if kind == "reveal":
             return dfm.RevealTiles(self.tiles(message.reveal.tiles, (*path, "tiles")))
-        self.problems.append(Problem((*path, "action"), "the move has no action; expected one "
-                                     "of take, discard, reveal"))
+        self.problem((*path, "action"), "the move has no action; expected one of take, "
+                     "discard, reveal")
         return dfm.RevealTiles(())  # a placeholder; the problem already refuses the input
-
-    def done(self, check_whole: Callable[[], list[Problem]] | None = None) -> None:
-        """Raise every problem found; the whole-input checks run only on what read cleanly."""
-        if not self.problems and check_whole:
-            self.problems.extend(check_whole())
-        if self.problems:
-            raise InvalidInputError(self.problems)
 
 
 def board_from_proto(message: board_pb2.Board, path: Path = ()) -> dfm.Board:
