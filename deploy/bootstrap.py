@@ -53,7 +53,9 @@ def ensure_environment(extras: tuple[str, ...]) -> Path:
         print(f"bootstrap: installing {target} into {VENV}", flush=True)
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
                        check=True, cwd=REPO_ROOT)
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-e", target],
-                       check=True, cwd=REPO_ROOT)
+        # ./clients first: the project depends on it, and it is on no package index.
+        for project in ("./clients", target):
+            subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-e", project],
+                           check=True, cwd=REPO_ROOT)
         _stamp(extras).write_text(_fingerprint())
     return python
