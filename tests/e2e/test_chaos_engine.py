@@ -42,7 +42,10 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema
+from api_gateway.resources.downtown_farmers_market.schemas import (
+    BoardSchema,
+    ReplayGameRequestSchema,
+)
 from api_gateway.resources.foxglove_farm.schemas import TownSchema
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as dfm_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2_grpc as dfm_grpc
@@ -61,6 +64,7 @@ if not REPRODUCERS.is_dir():  # a worktree elsewhere than beside shared/
 SCORE = "/v1/downtown-farmers-market/score"
 FF_SCORE = "/v1/foxglove-farm/score"
 PLAN = "/v1/foxglove-farm/final-round/plan"
+REPLAY = "/v1/downtown-farmers-market/games/replay"
 
 ANSWER_BOUND_SECONDS = 2.0
 """Generous bound on any answer here (the spec: plans ~1 s, everything else ms)."""
@@ -354,6 +358,121 @@ def test_grpc_bad_request_is_capped(stack: Stack) -> None:
             violations += bad_request.field_violations
     assert 0 < len(violations) <= MAX_PROBLEMS + 1, f"{len(violations)} field violations"
     assert "more" in violations[-1].description, violations[-1]
+
+
+# --- every limit: a 422 naming it over REST, INVALID_ARGUMENT over gRPC ------------
+
+
+def _small_setup() -> dict[str, Any]:
+    board = {k: v for k, v in SIMPLE_BOARD.items() if k != "grid"}
+    return {"first_player": 0,
+            "players": [{"name": "Ana", "board": board}, {"name": "Ben", "board": board}],
+            "face_up": [["corn"], ["egg", "corn"], ["milk"], ["bread"], ["cheese"]]}
+
+
+def _town_of(tiles: int) -> dict[str, Any]:
+    """A valid-looking town of ``tiles`` tiles: the starting tile, then straight trails."""
+    return {"score_track": 0, "tiles": [
+        {"row": 0, "col": 0, "building": "forest"}, {"row": 0, "col": 1, "building": "mine"},
+        *({"row": 1 + i // 20, "col": i % 20, "trail": ["E", "W"]} for i in range(tiles - 2))]}
+
+
+def _catalog_of(definitions: int) -> dict[str, Any]:
+    effect = {"kind": "gain", "when": "production", "goods": {"wheat": 1}}
+    return {**_town_of(3), "catalog": {f"shed{i}": {"slots": 1, "effects": [effect]}
+                                       for i in range(definitions)}}
+
+
+def _per_set_of(sets: int) -> dict[str, Any]:
+    board = worst_per_set_board()
+    board["row_challenges"][0]["sets"] = per_set_sets(sets, 0)
+    return board
+
+
+PAST_THE_LIMITS = {
+    # name: (REST path, body, pointer the 422 names, the limit its detail names,
+    #        gRPC method, how the body becomes the gRPC request)
+    "13 sets": (SCORE, lambda: _per_set_of(13), "/row_challenges/0/sets", "12",
+                "ScoreBoard", lambda body: dfm_pb2.ScoreBoardRequest(
+                    board=BoardSchema().load(body))),
+    "1001 moves": (REPLAY, lambda: {"setup": _small_setup(),
+                                    "moves": [{"action": "reveal", "tiles": [["egg"]]}] * 1001},
+                   "/moves", "1000", "ReplayGame",
+                   lambda body: ReplayGameRequestSchema().load(body)),
+    "121 tiles": (FF_SCORE, lambda: _town_of(121), "/tiles", "120", "ScoreTown",
+                  lambda body: ff_pb2.ScoreTownRequest(town=TownSchema().load(body))),
+    "201 definitions": (FF_SCORE, lambda: _catalog_of(201), "/catalog", "200", "ScoreTown",
+                        lambda body: ff_pb2.ScoreTownRequest(town=TownSchema().load(body))),
+}
+
+
+@pytest.mark.parametrize("name", list(PAST_THE_LIMITS))
+def test_past_a_limit_is_a_422_naming_it(stack: Stack, name: str) -> None:
+    path, body, pointer, limit, _, _ = PAST_THE_LIMITS[name]
+    answer, seconds = post(stack.url + path, body())
+    assert answer.status_code == 422, f"{name}: {answer.status_code} after {seconds:.2f} s"
+    errors = answer.json()["errors"]
+    assert any(e["pointer"] == pointer and limit in e["detail"] for e in errors), (
+        f"{name}: no error at {pointer} naming the limit {limit}: {errors}")
+    assert seconds <= ANSWER_BOUND_SECONDS, f"{name}: answered after {seconds:.2f} s"
+
+
+@pytest.mark.parametrize("name", list(PAST_THE_LIMITS))
+def test_past_a_limit_is_invalid_argument_over_grpc(stack: Stack, name: str) -> None:
+    _, body, pointer, limit, method, to_request = PAST_THE_LIMITS[name]
+    request = to_request(body())
+    service = dfm_pb2 if method in ("ScoreBoard", "ReplayGame") else ff_pb2
+    full = [path for path, m in UNARY_METHODS
+            if m.name == method and m.containing_service.file is service.DESCRIPTOR][0]
+    with grpc.insecure_channel(stack.engine_address) as channel:
+        call = channel.unary_unary(full, request_serializer=type(request).SerializeToString)
+        with pytest.raises(grpc.RpcError) as caught:
+            call(request, timeout=10)
+    error = caught.value
+    assert error.code() is grpc.StatusCode.INVALID_ARGUMENT, f"{name}: {error.code().name}"
+    status = rpc_status.from_call(error)
+    violations = []
+    for detail in status.details if status else ():
+        bad_request = error_details_pb2.BadRequest()
+        if detail.Unpack(bad_request):
+            violations += [(v.field, v.description) for v in bad_request.field_violations]
+    assert any(field.endswith(pointer) and limit in description
+               for field, description in violations), (
+        f"{name}: no violation at ...{pointer} naming {limit}: {violations}")
+
+
+# --- deadlines: no call computes past min(client deadline, --max-call-seconds) -------
+
+
+def test_calls_stop_at_the_engines_limit_and_at_the_clients_deadline() -> None:
+    """The planner may spend 10 s (--plan-seconds) but no call may compute past
+    --max-call-seconds 1; a client that gives up after 0.3 s stops the computation."""
+    engine, address = launch_engine(grace=1, REFEREE_ENGINE_PLAN_SECONDS="10",
+                                    REFEREE_ENGINE_MAX_CALL_SECONDS="1")
+    pid = engine.popen.pid
+    try:
+        with grpc.insecure_channel(address) as channel:
+            grpc.channel_ready_future(channel).result(timeout=10)
+            plan = ff_grpc.FoxgloveFarmServiceStub(channel).PlanFinalRound
+            outcomes = []
+            for score_track, timeout in ((20, 30.0), (21, 0.3)):
+                request = ff_pb2.PlanFinalRoundRequest(
+                    town=TownSchema().load(packed_town(score_track=score_track)))
+                start = time.monotonic()
+                try:
+                    plan(request, timeout=timeout)
+                    code = "OK"
+                except grpc.RpcError as error:
+                    code = error.code().name
+                seconds = time.monotonic() - start
+                outcomes.append((timeout, code, round(seconds, 2), round(cpu_after(pid), 2)))
+    finally:
+        shut(engine)
+    (_, code, seconds, leftover), (_, late_code, _, late_leftover) = outcomes
+    assert code in ("OK", "DEADLINE_EXCEEDED") and seconds <= ANSWER_BOUND_SECONDS, outcomes
+    assert late_code in ("OK", "DEADLINE_EXCEEDED"), outcomes
+    assert leftover < LEFTOVER_CPU_SECONDS and late_leftover < LEFTOVER_CPU_SECONDS, (
+        f"(client deadline, status, seconds, engine CPU in the next second): {outcomes}")
 
 
 # --- planner saturation does not starve cheap calls ----------------------------------
