@@ -183,6 +183,25 @@ def test_young_shopper_empty_line_scores_nothing() -> None:
     assert young_shopper_row(None, None, None, None) == (False, 0, "DFM-R9")
 
 
+def young_shopper_explanation(*tiles: list[str] | None) -> str:
+    grid = [list(tiles)] + [[None] * 4 for _ in range(3)]
+    return score_board(load_board({"mode": "young_shopper", "grid": grid})).rows[0].verdict.explanation
+
+
+@pytest.mark.parametrize(("tiles", "explanation"), [
+    ((None,) * 4, "No ingredients on the line yet: 0 points"),
+    ((["milk"], None, None, None), "Most frequent ingredient: milk, 1 time: 1 point"),
+    ((["egg", "egg"], ["egg", "carrot", "carrot"], ["milk", "milk"], None),
+     "Most frequent ingredient: egg, 3 times: 3 points"),
+    ((["egg", "egg"], ["carrot", "carrot"], ["bread", "bread"], None),
+     "Most frequent ingredient: bread, 2 times (tied with carrot, egg, counted once): 2 points"),
+], ids=["empty", "one", "rulebook line", "three-way tie"])
+def test_young_shopper_explanations(tiles: tuple[list[str] | None, ...],
+                                    explanation: str) -> None:
+    """The sentence an app shows a child at the table: exact, ties named in board order."""
+    assert young_shopper_explanation(*tiles) == explanation
+
+
 def test_incomplete_board_is_scored_as_it_stands() -> None:
     """DFM-R8: empty spaces hold nothing; each challenge judges what is there."""
     board = {
