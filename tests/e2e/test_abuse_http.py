@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import requests
 
-from deploy.stack import free_port
+from deploy.stack import free_port, wait_ready
 
 from ..sample_boards import SIMPLE_BOARD
 from .conftest import REPO, Process, Service, Stack, environment, nginx_or_skip, start_stack
@@ -205,7 +205,7 @@ def test_answers_carry_security_headers(stack: Stack) -> None:
     assert docs.status_code == 200 and "script-src" in docs.headers["Content-Security-Policy"]
 
 
-@pytest.mark.parametrize("path", ["/v1//docs", "//v1/docs", "/v1/docs/"])
+@pytest.mark.parametrize("path", ["/v1//docs", "/v1//openapi.json"])
 def test_no_redirect_to_the_host_the_request_names(stack: Stack, path: str) -> None:
     status, headers, _ = raw_exchange(stack.url, request_with(f"GET {path} HTTP/1.1").replace(
         b"Host: x", b"Host: attacker.example"))
@@ -226,11 +226,12 @@ def test_sigterm_drains_without_cutting_off_accepted_requests() -> None:
                       .read_text())["town"]
     port = free_port()
     run = Process.start([sys.executable, str(REPO / "deploy" / "run.py")], environment(
-        REFEREE_GATEWAY_BIND=f"127.0.0.1:{port}", REFEREE_ENGINE_ADDRESS="127.0.0.1:0",
-        REFEREE_GATEWAY_WORKERS="2", REFEREE_VENV=sys.prefix))
+        REFEREE_GATEWAY_BIND=f"127.0.0.1:{port}", REFEREE_GATEWAY_WORKERS="2",
+        REFEREE_ENGINE_ADDRESS=f"127.0.0.1:{free_port()}", REFEREE_VENV=sys.prefix))
     outcomes: list[str] = []
     try:
         run.wait_for(r"referee: engine on")
+        wait_ready(f"http://127.0.0.1:{port}")
         deadline = time.monotonic() + 10
 
         def client(path: str, body: Any) -> None:
