@@ -92,7 +92,7 @@ class ProxySettings:
     keepalive_timeout_seconds: float = 5
     upstream_timeout_seconds: float = 35  # past gunicorn's 30 s worker timeout
     worker_connections: int = 4096
-    log_level: str = "warn"
+    log_level: str = "error"  # "warn" logs every body buffered to a temp file
 
     @classmethod
     def from_environment(cls, env: Mapping[str, str], listen: str, upstream: str
@@ -176,7 +176,6 @@ def render(settings: ProxySettings, runtime: Path) -> Path:
         send_timeout=_duration(settings.send_timeout_seconds),
         keepalive_timeout=_duration(settings.keepalive_timeout_seconds),
         upstream_timeout=_duration(settings.upstream_timeout_seconds),
-        lingering_time="30s", header_buffer="4k",
         max_body_bytes=settings.max_body_bytes,
         error_pages="".join(f"        error_page {code} ={status} /_problem/{status};\n"
                             for code, status in _error_pages()),
