@@ -53,15 +53,15 @@ def grpc_client(service: Service) -> GrpcClient:
 
 
 def test_score_over_http(rest: RestClient) -> None:
-    answer = rest.score_board(SIMPLE_BOARD)
+    answer = rest.downtown_farmers_market.score_board(SIMPLE_BOARD)
     assert answer["total"] == SIMPLE_BOARD_TOTAL
     assert answer["rows"][0]["rule"] == "DFM-R1"
 
 
 def test_rank_over_http(rest: RestClient) -> None:
     all_cheese = dict(SIMPLE_BOARD, grid=[[["cheese"]] * 4] * 4)  # meets no challenge: 0
-    answer = rest.rank_players([{"name": "Ben", "board": all_cheese},
-                                {"name": "Ana", "board": SIMPLE_BOARD}])
+    answer = rest.downtown_farmers_market.rank_players([
+        {"name": "Ben", "board": all_cheese}, {"name": "Ana", "board": SIMPLE_BOARD}])
     assert answer["winners"] == ["Ana"]
     assert [(s["name"], s["total"], s["place"]) for s in answer["standings"]] == [
         ("Ana", SIMPLE_BOARD_TOTAL, 1), ("Ben", 0, 2)]
@@ -72,8 +72,9 @@ def test_rank_over_http(rest: RestClient) -> None:
 @given(body=board)
 def test_rest_and_grpc_agree(rest: RestClient, grpc_client: GrpcClient,
                              body: dict[str, Any]) -> None:
-    over_grpc = ScoreSchema().dump(grpc_client.score_board(BoardSchema().load(body)))
-    assert rest.score_board(body) == over_grpc
+    over_grpc = ScoreSchema().dump(
+        grpc_client.downtown_farmers_market.score_board(BoardSchema().load(body)))
+    assert rest.downtown_farmers_market.score_board(body) == over_grpc
 
 
 def test_rank_parity(rest: RestClient, grpc_client: GrpcClient) -> None:
@@ -81,10 +82,10 @@ def test_rank_parity(rest: RestClient, grpc_client: GrpcClient) -> None:
     grid = SIMPLE_BOARD["grid"]
     boards = [dict(SIMPLE_BOARD, grid=rng.sample(grid, len(grid))) for _ in range(4)]
     players = [{"name": f"P{i}", "board": b} for i, b in enumerate(boards)]
-    over_grpc = grpc_client.rank_players([
+    over_grpc = grpc_client.downtown_farmers_market.rank_players([
         scoring_pb2.PlayerBoard(name=p["name"], board=BoardSchema().load(p["board"]))
         for p in players])
-    over_rest = rest.rank_players(players)
+    over_rest = rest.downtown_farmers_market.rank_players(players)
     assert over_rest["winners"] == list(over_grpc.winners)
     assert [(s["name"], s["total"], s["place"]) for s in over_rest["standings"]] == [
         (s.name, s.total, s.place) for s in over_grpc.standings]
@@ -95,22 +96,25 @@ def test_validate_move_parity(rest: RestClient, grpc_client: GrpcClient) -> None
     board = {k: v for k, v in SIMPLE_BOARD.items() if k != "grid"}
     setup = {"players": [{"name": "Ana", "board": board}, {"name": "Ben", "board": board}],
              "face_up": [["corn"], ["egg", "corn"], ["milk"], ["bread"], ["cheese"]]}
-    state = rest.new_game(setup)
-    assert GameStateSchema().dump(grpc_client.new_game(GameSetupSchema().load(setup))) == state
+    state = rest.downtown_farmers_market.new_game(setup)
+    assert GameStateSchema().dump(
+        grpc_client.downtown_farmers_market.new_game(GameSetupSchema().load(setup))) == state
     illegal = {"action": "take", "player": 1, "tile": ["carrot"], "row": 0, "col": 0}
-    for move in [*rest.legal_moves(state)[::20], illegal]:
+    for move in [*rest.downtown_farmers_market.legal_moves(state)[::20], illegal]:
         request = ValidateMoveRequestSchema().load({"state": state, "move": move})
-        over_grpc = grpc_client.validate_move(request.state, request.move)
-        assert rest.validate_move(state, move) == MoveVerdictSchema().dump(over_grpc)
-    assert not rest.validate_move(state, illegal)["legal"]  # not Ben's turn, no carrot
+        over_grpc = grpc_client.downtown_farmers_market.validate_move(request.state, request.move)
+        assert (rest.downtown_farmers_market.validate_move(state, move)
+                == MoveVerdictSchema().dump(over_grpc))
+    # not Ben's turn, no carrot
+    assert not rest.downtown_farmers_market.validate_move(state, illegal)["legal"]
 
 
 def test_errors_agree_between_rest_and_grpc(rest: RestClient, grpc_client: GrpcClient) -> None:
     bad = dict(SIMPLE_BOARD, grid=[[["egg"] * 4, None, None, None]] + [[None] * 4] * 3)
     with pytest.raises(InvalidRequestError) as over_rest:
-        rest.score_board(bad)
+        rest.downtown_farmers_market.score_board(bad)
     with pytest.raises(InvalidRequestError) as over_grpc:
-        grpc_client.score_board(BoardSchema().load(bad))
+        grpc_client.downtown_farmers_market.score_board(BoardSchema().load(bad))
     assert over_rest.value.problems == [(p.removeprefix("/board"), d)
                                         for p, d in over_grpc.value.problems]
     assert over_rest.value.problems[0][0] == "/grid/0/0"
@@ -122,18 +126,19 @@ def test_errors_agree_between_rest_and_grpc(rest: RestClient, grpc_client: GrpcC
 def test_foxglove_score_and_plan_agree(rest: RestClient, grpc_client: GrpcClient,
                                        town: dict[str, Any]) -> None:
     message = TownSchema().load(town)
-    assert rest.score_town(town) == TownScoreSchema().dump(grpc_client.score_town(message))
-    over_grpc = grpc_client.plan_final_round(message)
-    assert rest.plan_final_round(town) == FinalRoundPlanSchema().dump(over_grpc)
+    assert rest.foxglove_farm.score_town(town) == TownScoreSchema().dump(
+        grpc_client.foxglove_farm.score_town(message))
+    over_grpc = grpc_client.foxglove_farm.plan_final_round(message)
+    assert rest.foxglove_farm.plan_final_round(town) == FinalRoundPlanSchema().dump(over_grpc)
 
 
 def test_foxglove_transport_agrees(rest: RestClient, grpc_client: GrpcClient) -> None:
     """The Kuly example's moves, each from the town the last left, and an illegal one."""
     town = KULY["town"]
     for move in [KULY["transportation"][1]["move"], *(s["move"] for s in KULY["transportation"])]:
-        over_grpc = grpc_client.validate_transport(TownSchema().load(town),
-                                                   TransportMoveSchema().load(move))
-        over_rest = rest.validate_transport(town, move)
+        over_grpc = grpc_client.foxglove_farm.validate_transport(
+            TownSchema().load(town), TransportMoveSchema().load(move))
+        over_rest = rest.foxglove_farm.validate_transport(town, move)
         assert over_rest == TransportVerdictSchema().dump(over_grpc)
         town = over_rest.get("town", town)
     assert [tile.get("goods") for tile in town["tiles"] if tile.get("building") == "ranch"
@@ -149,8 +154,8 @@ def refusal(call: Callable[..., Any], *args: Any) -> list[tuple[str, str]]:
 
 def test_foxglove_errors_agree(rest: RestClient, grpc_client: GrpcClient) -> None:
     bad = town_data(b(1, 0, "forrest"), b(3, 3, "ranch", sheep=9))
-    over_rest = refusal(rest.score_town, bad)
-    over_grpc = refusal(grpc_client.score_town, TownSchema().load(bad))
+    over_rest = refusal(rest.foxglove_farm.score_town, bad)
+    over_grpc = refusal(grpc_client.foxglove_farm.score_town, TownSchema().load(bad))
     assert over_rest == [(p.removeprefix("/town"), d) for p, d in over_grpc]
     assert [p for p, _ in over_rest] == ["/tiles/2/building", "/tiles/3/goods"]
 
@@ -205,7 +210,8 @@ def test_sigterm_lets_in_flight_calls_finish() -> None:
     try:
         with GrpcClient(address, timeout=30) as client:
             assert client.ready()  # connected before the call starts
-            call = threading.Thread(target=lambda: answers.append(client.plan_final_round(town)))
+            call = threading.Thread(
+                target=lambda: answers.append(client.foxglove_farm.plan_final_round(town)))
             call.start()
             time.sleep(0.1)
             engine.popen.send_signal(signal.SIGTERM)

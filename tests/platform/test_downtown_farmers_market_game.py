@@ -252,17 +252,18 @@ def test_a_random_game_played_and_replayed_through_the_api(
 
 def test_the_same_game_over_grpc(grpc_client: GrpcClient) -> None:
     game = GameSetupSchema().load(setup())
-    state = grpc_client.new_game(game)
+    state = grpc_client.downtown_farmers_market.new_game(game)
     assert state.expected == game_pb2.ACTION_TAKE and not state.game_over
-    assert len(grpc_client.legal_moves(state)) == 5 * 16
+    assert len(grpc_client.downtown_farmers_market.legal_moves(state)) == 5 * 16
     with pytest.raises(InvalidRequestError) as raised:
-        grpc_client.validate_move(state, game_pb2.Move())
+        grpc_client.downtown_farmers_market.validate_move(state, game_pb2.Move())
     assert raised.value.problems == [
         ("/move/action", "the move has no action; expected one of take, discard, reveal")]
     first = TakeTileSchema().load(take(0, ["corn"], 0, 0))
-    assert not grpc_client.replay_game(game, [first]).HasField("illegal_index")
+    assert not grpc_client.downtown_farmers_market.replay_game(game, [first]).HasField(
+        "illegal_index")
     wrong = TakeTileSchema().load(take(1, ["corn"], 0, 0))
-    replayed = grpc_client.replay_game(game, [wrong])
+    replayed = grpc_client.downtown_farmers_market.replay_game(game, [wrong])
     assert replayed.HasField("illegal_index") and replayed.illegal_index == 0
     assert replayed.state == state and not replayed.winners
 

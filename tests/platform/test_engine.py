@@ -21,7 +21,7 @@ def simple_board() -> board_pb2.Board:
 
 
 def test_score_board_answers_line_by_line(grpc_client: GrpcClient) -> None:
-    score = grpc_client.score_board(simple_board())
+    score = grpc_client.downtown_farmers_market.score_board(simple_board())
     assert score.total == SIMPLE_BOARD_TOTAL
     assert not score.complete
     assert [line.met for line in score.rows] == [True, False, False, False]
@@ -33,7 +33,7 @@ def test_score_board_answers_line_by_line(grpc_client: GrpcClient) -> None:
 def test_unspecified_mode_reads_as_standard(grpc_client: GrpcClient) -> None:
     board = simple_board()
     board.mode = board_pb2.MODE_UNSPECIFIED
-    assert grpc_client.score_board(board).mode == board_pb2.MODE_STANDARD
+    assert grpc_client.downtown_farmers_market.score_board(board).mode == board_pb2.MODE_STANDARD
 
 
 def test_invalid_board_lists_every_problem_as_a_field_violation(grpc_client: GrpcClient) -> None:
@@ -43,14 +43,14 @@ def test_invalid_board_lists_every_problem_as_a_field_violation(grpc_client: Grp
     board.row_challenges[2].ClearField("kind")
     board.column_challenges[0].majority.ingredient = board_pb2.INGREDIENT_UNSPECIFIED
     with pytest.raises(InvalidRequestError) as raised:
-        grpc_client.score_board(board)
+        grpc_client.downtown_farmers_market.score_board(board)
     fields = dict(raised.value.problems)
     assert set(fields) == {"/board/row_challenges/2/type", "/board/column_challenges/0/ingredient"}
     # whole-board checks wait until every part could be read
     board.row_challenges[2].one_of_each.SetInParent()
     board.column_challenges[0].majority.ingredient = board_pb2.INGREDIENT_EGG
     with pytest.raises(InvalidRequestError) as raised:
-        grpc_client.score_board(board)
+        grpc_client.downtown_farmers_market.score_board(board)
     assert dict(raised.value.problems).keys() == {"/board/grid", "/board/grid/0/1"}
 
 
@@ -58,7 +58,7 @@ def test_unknown_enum_number_is_refused(grpc_client: GrpcClient) -> None:
     board = simple_board()
     board.grid[0].spaces[0].tile.ingredients.append(99)
     with pytest.raises(InvalidRequestError) as raised:
-        grpc_client.score_board(board)
+        grpc_client.downtown_farmers_market.score_board(board)
     assert raised.value.problems[0][0] == "/board/grid/0/0/2"
 
 
@@ -70,7 +70,7 @@ def test_rank_places_ties_together(grpc_client: GrpcClient) -> None:
     # milk or corn; column 0 still lacks a carrot.
     players = [scoring_pb2.PlayerBoard(name=name, board=BoardSchema().load(board))
                for name, board in (("Ana", SIMPLE_BOARD), ("Ben", SIMPLE_BOARD), ("Cy", better))]
-    answer = grpc_client.rank_players(players)
+    answer = grpc_client.downtown_farmers_market.rank_players(players)
     assert [(s.name, s.total, s.place) for s in answer.standings] == [
         ("Cy", SIMPLE_BOARD_TOTAL + 11, 1), ("Ana", SIMPLE_BOARD_TOTAL, 2),
         ("Ben", SIMPLE_BOARD_TOTAL, 2)]
@@ -80,8 +80,9 @@ def test_rank_places_ties_together(grpc_client: GrpcClient) -> None:
 def test_mixed_modes_cannot_be_ranked(grpc_client: GrpcClient) -> None:
     young = board_pb2.Board(mode=board_pb2.MODE_YOUNG_SHOPPER, grid=simple_board().grid)
     with pytest.raises(InvalidRequestError) as raised:
-        grpc_client.rank_players([scoring_pb2.PlayerBoard(name="Ana", board=simple_board()),
-                                  scoring_pb2.PlayerBoard(name="Ben", board=young)])
+        grpc_client.downtown_farmers_market.rank_players([
+            scoring_pb2.PlayerBoard(name="Ana", board=simple_board()),
+            scoring_pb2.PlayerBoard(name="Ben", board=young)])
     assert dict(raised.value.problems).keys() == {"/players/1/board/mode"}
 
 

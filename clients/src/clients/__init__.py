@@ -1,7 +1,9 @@
-"""Python clients for the referee: the same calls over REST (JSON) and gRPC (protobuf).
+"""Python clients for the referee: the same calls over REST (JSON) and gRPC (protobuf or
+the same JSON), one namespace per game.
 
 >>> from clients import RestClient
->>> RestClient("http://127.0.0.1:8080").score_board(board)  # doctest: +SKIP
+>>> client = RestClient("http://127.0.0.1:8080")
+>>> client.downtown_farmers_market.score_board(board)  # doctest: +SKIP
 """
 
 from .errors import InvalidRequestError, RefereeError

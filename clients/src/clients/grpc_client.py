@@ -1,12 +1,19 @@
-"""A gRPC client over the engine's protobuf API."""
+"""A gRPC client over the engine's protobuf API, one namespace per game.
+
+Every call takes protobuf messages and answers messages, or takes the contract's JSON (the
+REST bodies' dicts) and answers the contract's JSON, converted by :mod:`.contract_json`:
+what you send is what you get back.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, overload
 
 import grpc
+from google.protobuf import wrappers_pb2
+from google.protobuf.message import Message
 from google.rpc import error_details_pb2
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
 from referee.downtown_farmers_market.v1 import board_pb2, scoring_pb2
@@ -20,87 +27,189 @@ from referee.foxglove_farm.v1 import scoring_pb2 as ff_scoring_pb2
 from referee.foxglove_farm.v1 import town_pb2 as ff_town_pb2
 from referee.foxglove_farm.v1 import transport_pb2 as ff_transport_pb2
 
+from .contract_json import to_json, to_message
 from .errors import InvalidRequestError, RefereeError
+
+Json = dict[str, Any]
+
+SERVING = 1
+"""``grpc.health.v1.HealthCheckResponse.SERVING``."""
+
+
+class _Service:
+    """What the games' namespaces share: one call, in messages or in the contract's JSON."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+
+    def _call(self, method: Callable[..., Message], request_type: type[Message],
+              answer: str | None, **arguments: Any) -> Any:
+        """Call ``method`` with a ``request_type`` built from ``arguments`` (the request's
+        fields); its ``answer`` field (or the whole response) in the form they came in."""
+        as_json = _is_json(next(iter(arguments.values())))
+        request = (to_message(request_type, arguments) if as_json
+                   else request_type(**arguments))
+        try:
+            response = method(request, timeout=self.timeout)
+        except grpc.RpcError as error:
+            raise error_from_status(error) from None
+        picked = getattr(response, answer) if answer else response
+        if isinstance(picked, Message):
+            return to_json(picked) if as_json else picked
+        return [to_json(item) if as_json else item for item in picked]
+
+
+def _is_json(argument: Any) -> bool:
+    """True for the contract's JSON: an object, or a list of them."""
+    return isinstance(argument, Mapping) or (
+        isinstance(argument, list) and any(isinstance(item, Mapping) for item in argument))
+
+
+class DowntownFarmersMarketGrpc(_Service):
+    """``DowntownFarmersMarketService``, with the same calls as the REST client's."""
+
+    def __init__(self, channel: grpc.Channel, timeout: float) -> None:
+        super().__init__(timeout)
+        self._stub = dfm_grpc.DowntownFarmersMarketServiceStub(channel)
+
+    @overload
+    def score_board(self, board: Json) -> Json: ...
+    @overload
+    def score_board(self, board: board_pb2.Board) -> scoring_pb2.BoardScore: ...
+
+    def score_board(self, board: Any) -> Any:
+        """Score one board."""
+        return self._call(self._stub.ScoreBoard, dfm_pb2.ScoreBoardRequest, "score",
+                          board=board)
+
+    @overload
+    def rank_players(self, players: list[Json]) -> Json: ...
+    @overload
+    def rank_players(self, players: Sequence[scoring_pb2.PlayerBoard]
+                     ) -> dfm_pb2.RankPlayersResponse: ...
+
+    def rank_players(self, players: Any) -> Any:
+        """Rank named boards."""
+        return self._call(self._stub.RankPlayers, dfm_pb2.RankPlayersRequest, None,
+                          players=players)
+
+    @overload
+    def new_game(self, setup: Json) -> Json: ...
+    @overload
+    def new_game(self, setup: dfm_game_pb2.Setup) -> dfm_game_pb2.GameState: ...
+
+    def new_game(self, setup: Any) -> Any:
+        """Start a game: the state before the first take."""
+        return self._call(self._stub.NewGame, dfm_pb2.NewGameRequest, "state", setup=setup)
+
+    @overload
+    def legal_moves(self, state: Json) -> list[Json]: ...
+    @overload
+    def legal_moves(self, state: dfm_game_pb2.GameState) -> list[dfm_game_pb2.Move]: ...
+
+    def legal_moves(self, state: Any) -> Any:
+        """Every legal take or discard in ``state`` (none at a reveal or once it is over)."""
+        return self._call(self._stub.ListLegalMoves, dfm_pb2.ListLegalMovesRequest, "moves",
+                          state=state)
+
+    @overload
+    def validate_move(self, state: Json, move: Json) -> Json: ...
+    @overload
+    def validate_move(self, state: dfm_game_pb2.GameState, move: dfm_game_pb2.Move
+                      ) -> dfm_pb2.ValidateMoveResponse: ...
+
+    def validate_move(self, state: Any, move: Any) -> Any:
+        """Judge ``move`` in ``state``: ``legal`` and the next state, or the violations."""
+        return self._call(self._stub.ValidateMove, dfm_pb2.ValidateMoveRequest, None,
+                          state=state, move=move)
+
+    @overload
+    def replay_game(self, setup: Json, moves: list[Json]) -> Json: ...
+    @overload
+    def replay_game(self, setup: dfm_game_pb2.Setup, moves: Sequence[dfm_game_pb2.Move]
+                    ) -> dfm_pb2.ReplayGameResponse: ...
+
+    def replay_game(self, setup: Any, moves: Any) -> Any:
+        """Replay a game's log to its end or first illegal move, with the result if over."""
+        return self._call(self._stub.ReplayGame, dfm_pb2.ReplayGameRequest, None,
+                          setup=setup, moves=moves)
+
+
+class FoxgloveFarmGrpc(_Service):
+    """``FoxgloveFarmService``, with the same calls as the REST client's."""
+
+    def __init__(self, channel: grpc.Channel, timeout: float) -> None:
+        super().__init__(timeout)
+        self._stub = ff_grpc.FoxgloveFarmServiceStub(channel)
+
+    @overload
+    def score_town(self, town: Json) -> Json: ...
+    @overload
+    def score_town(self, town: ff_town_pb2.Town) -> ff_scoring_pb2.TownScore: ...
+
+    def score_town(self, town: Any) -> Any:
+        """Score one town."""
+        return self._call(self._stub.ScoreTown, ff_pb2.ScoreTownRequest, "score", town=town)
+
+    @overload
+    def rank_towns(self, players: list[Json]) -> Json: ...
+    @overload
+    def rank_towns(self, players: Sequence[ff_scoring_pb2.PlayerTown]
+                   ) -> ff_pb2.RankPlayersResponse: ...
+
+    def rank_towns(self, players: Any) -> Any:
+        """Rank named towns."""
+        return self._call(self._stub.RankPlayers, ff_pb2.RankPlayersRequest, None,
+                          players=players)
+
+    @overload
+    def validate_transport(self, town: Json, move: Json) -> Json: ...
+    @overload
+    def validate_transport(self, town: ff_town_pb2.Town, move: ff_transport_pb2.Move
+                           ) -> ff_pb2.ValidateTransportResponse: ...
+
+    def validate_transport(self, town: Any, move: Any) -> Any:
+        """Rule on moving goods in ``town``; an illegal move answers ``legal`` false."""
+        return self._call(self._stub.ValidateTransport, ff_pb2.ValidateTransportRequest, None,
+                          town=town, move=move)
+
+    @overload
+    def plan_final_round(self, town: Json) -> Json: ...
+    @overload
+    def plan_final_round(self, town: ff_town_pb2.Town) -> ff_planning_pb2.FinalRoundPlan: ...
+
+    def plan_final_round(self, town: Any) -> Any:
+        """The best final total reachable from ``town``, and a plan reaching it."""
+        return self._call(self._stub.PlanFinalRound, ff_pb2.PlanFinalRoundRequest, "plan",
+                          town=town)
 
 
 class GrpcClient:
-    """Calls the engine; answers are protobuf messages, errors are :class:`RefereeError`."""
+    """Calls the engine: ``client.foxglove_farm.score_town(town)``; errors are
+    :class:`RefereeError`, invalid requests :class:`InvalidRequestError` with JSON
+    Pointers into the request's JSON form."""
 
     def __init__(self, address: str = "127.0.0.1:50051", timeout: float = 10.0) -> None:
         self.timeout = timeout
         self.channel = grpc.insecure_channel(address)
-        self.downtown_farmers_market = dfm_grpc.DowntownFarmersMarketServiceStub(self.channel)
-        self.foxglove_farm = ff_grpc.FoxgloveFarmServiceStub(self.channel)
-
-    def score_board(self, board: board_pb2.Board) -> scoring_pb2.BoardScore:
-        """Score one Downtown Farmers Market board."""
-        request = dfm_pb2.ScoreBoardRequest(board=board)
-        return self._call(self.downtown_farmers_market.ScoreBoard, request).score
-
-    def rank_players(self, players: Sequence[scoring_pb2.PlayerBoard]
-                     ) -> dfm_pb2.RankPlayersResponse:
-        """Rank named boards."""
-        request = dfm_pb2.RankPlayersRequest(players=players)
-        return self._call(self.downtown_farmers_market.RankPlayers, request)
-
-    def new_game(self, setup: dfm_game_pb2.Setup) -> dfm_game_pb2.GameState:
-        """Start a Downtown Farmers Market game: the state before the first take."""
-        request = dfm_pb2.NewGameRequest(setup=setup)
-        return self._call(self.downtown_farmers_market.NewGame, request).state
-
-    def legal_moves(self, state: dfm_game_pb2.GameState) -> list[dfm_game_pb2.Move]:
-        """Every legal take or discard in ``state`` (none at a reveal or once it is over)."""
-        request = dfm_pb2.ListLegalMovesRequest(state=state)
-        return list(self._call(self.downtown_farmers_market.ListLegalMoves, request).moves)
-
-    def validate_move(self, state: dfm_game_pb2.GameState, move: dfm_game_pb2.Move
-                      ) -> dfm_pb2.ValidateMoveResponse:
-        """Judge ``move`` in ``state``: ``legal`` and the next state, or the violations."""
-        request = dfm_pb2.ValidateMoveRequest(state=state, move=move)
-        return self._call(self.downtown_farmers_market.ValidateMove, request)
-
-    def replay_game(self, setup: dfm_game_pb2.Setup, moves: Sequence[dfm_game_pb2.Move]
-                    ) -> dfm_pb2.ReplayGameResponse:
-        """Replay a game's log to its end or first illegal move, with the result if over."""
-        request = dfm_pb2.ReplayGameRequest(setup=setup, moves=moves)
-        return self._call(self.downtown_farmers_market.ReplayGame, request)
-
-    def score_town(self, town: ff_town_pb2.Town) -> ff_scoring_pb2.TownScore:
-        """Score one Foxglove Farm town."""
-        request = ff_pb2.ScoreTownRequest(town=town)
-        return self._call(self.foxglove_farm.ScoreTown, request).score
-
-    def rank_towns(self, players: Sequence[ff_scoring_pb2.PlayerTown]
-                   ) -> ff_pb2.RankPlayersResponse:
-        """Rank named towns."""
-        request = ff_pb2.RankPlayersRequest(players=players)
-        return self._call(self.foxglove_farm.RankPlayers, request)
-
-    def validate_transport(self, town: ff_town_pb2.Town, move: ff_transport_pb2.Move
-                           ) -> ff_pb2.ValidateTransportResponse:
-        """Rule on moving goods in ``town``; an illegal move answers ``legal`` false."""
-        request = ff_pb2.ValidateTransportRequest(town=town, move=move)
-        return self._call(self.foxglove_farm.ValidateTransport, request)
-
-    def plan_final_round(self, town: ff_town_pb2.Town) -> ff_planning_pb2.FinalRoundPlan:
-        """The best final total reachable from ``town``, and a plan reaching it."""
-        request = ff_pb2.PlanFinalRoundRequest(town=town)
-        return self._call(self.foxglove_farm.PlanFinalRound, request).plan
+        self.downtown_farmers_market = DowntownFarmersMarketGrpc(self.channel, timeout)
+        self.foxglove_farm = FoxgloveFarmGrpc(self.channel, timeout)
 
     def ready(self) -> bool:
-        """True when the engine's health service says SERVING."""
+        """True when the engine's health service says SERVING.
+
+        The health messages are read as the wire-compatible ``StringValue`` (the service
+        name) and ``Int32Value`` (the status), so the clients need no grpcio-health-checking.
+        """
+        check = self.channel.unary_unary(
+            "/grpc.health.v1.Health/Check",
+            request_serializer=wrappers_pb2.StringValue.SerializeToString,
+            response_deserializer=wrappers_pb2.Int32Value.FromString)
         try:
-            answer = health_pb2_grpc.HealthStub(self.channel).Check(
-                health_pb2.HealthCheckRequest(), timeout=self.timeout)
+            status = check(wrappers_pb2.StringValue(), timeout=self.timeout).value
         except grpc.RpcError:
             return False
-        return answer.status == health_pb2.HealthCheckResponse.SERVING
-
-    def _call(self, method, request):  # type: ignore[no-untyped-def]
-        try:
-            return method(request, timeout=self.timeout)
-        except grpc.RpcError as error:
-            raise error_from_status(error) from None
+        return status == SERVING  # type: ignore[no-any-return]
 
     def close(self) -> None:
         self.channel.close()

@@ -1,7 +1,8 @@
-"""A REST client speaking the public JSON contract."""
+"""A REST client speaking the public JSON contract, one namespace per game."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import requests
@@ -9,60 +10,78 @@ import requests
 from .errors import InvalidRequestError, RefereeError
 
 Json = dict[str, Any]
+Post = Callable[[str, Json], Json]
+
+
+class DowntownFarmersMarketRest:
+    """``/v1/downtown-farmers-market``: bodies and answers are the contract's JSON."""
+
+    def __init__(self, post: Post) -> None:
+        self._post = post
+
+    def score_board(self, board: Json) -> Json:
+        """Score one board (the contract's board JSON)."""
+        return self._post("/v1/downtown-farmers-market/score", board)
+
+    def rank_players(self, players: list[Json]) -> Json:
+        """Rank ``[{"name": ..., "board": ...}, ...]``."""
+        return self._post("/v1/downtown-farmers-market/rank", {"players": players})
+
+    def new_game(self, setup: Json) -> Json:
+        """Start a game: the state before the first take."""
+        return self._post("/v1/downtown-farmers-market/games", setup)
+
+    def legal_moves(self, state: Json) -> list[Json]:
+        """Every legal take or discard in ``state`` (none at a reveal or once it is over)."""
+        moves: list[Json] = self._post("/v1/downtown-farmers-market/legal-moves",
+                                       {"state": state})["moves"]
+        return moves
+
+    def validate_move(self, state: Json, move: Json) -> Json:
+        """Judge ``move`` in ``state``: ``legal`` and the next ``state``, or ``violations``."""
+        return self._post("/v1/downtown-farmers-market/moves/validate",
+                          {"state": state, "move": move})
+
+    def replay_game(self, setup: Json, moves: list[Json]) -> Json:
+        """Replay a game's log to its end or first illegal move, with the result if over."""
+        return self._post("/v1/downtown-farmers-market/games/replay",
+                          {"setup": setup, "moves": moves})
+
+
+class FoxgloveFarmRest:
+    """``/v1/foxglove-farm``: bodies and answers are the contract's JSON."""
+
+    def __init__(self, post: Post) -> None:
+        self._post = post
+
+    def score_town(self, town: Json) -> Json:
+        """Score one town (the contract's town JSON)."""
+        return self._post("/v1/foxglove-farm/score", town)
+
+    def rank_towns(self, players: list[Json]) -> Json:
+        """Rank ``[{"name": ..., "town": ...}, ...]``."""
+        return self._post("/v1/foxglove-farm/rank", {"players": players})
+
+    def validate_transport(self, town: Json, move: Json) -> Json:
+        """Rule on moving goods in ``town``; an illegal move answers ``legal`` false."""
+        return self._post("/v1/foxglove-farm/transport/validate", {"town": town, "move": move})
+
+    def plan_final_round(self, town: Json) -> Json:
+        """The best final total reachable from ``town``, and a plan reaching it."""
+        return self._post("/v1/foxglove-farm/final-round/plan", town)
 
 
 class RestClient:
-    """Calls the gateway; answers are the contract's JSON, errors are :class:`RefereeError`."""
+    """Calls the gateway: ``client.downtown_farmers_market.score_board(board)``; answers
+    are the contract's JSON, errors are :class:`RefereeError`."""
 
     def __init__(self, base_url: str = "http://127.0.0.1:8080", timeout: float = 10.0,
                  session: requests.Session | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.session = session or requests.Session()
-
-    def score_board(self, board: Json) -> Json:
-        """Score one Downtown Farmers Market board (the contract's board JSON)."""
-        return self.post("/v1/downtown-farmers-market/score", board)
-
-    def rank_players(self, players: list[Json]) -> Json:
-        """Rank ``[{"name": ..., "board": ...}, ...]``."""
-        return self.post("/v1/downtown-farmers-market/rank", {"players": players})
-
-    def new_game(self, setup: Json) -> Json:
-        """Start a Downtown Farmers Market game: the state before the first take."""
-        return self.post("/v1/downtown-farmers-market/games", setup)
-
-    def legal_moves(self, state: Json) -> list[Json]:
-        """Every legal take or discard in ``state`` (none at a reveal or once it is over)."""
-        moves: list[Json] = self.post("/v1/downtown-farmers-market/legal-moves",
-                                      {"state": state})["moves"]
-        return moves
-
-    def validate_move(self, state: Json, move: Json) -> Json:
-        """Judge ``move`` in ``state``: ``legal`` and the next ``state``, or ``violations``."""
-        return self.post("/v1/downtown-farmers-market/moves/validate",
-                         {"state": state, "move": move})
-
-    def replay_game(self, setup: Json, moves: list[Json]) -> Json:
-        """Replay a game's log to its end or first illegal move, with the result if over."""
-        return self.post("/v1/downtown-farmers-market/games/replay",
-                         {"setup": setup, "moves": moves})
-
-    def score_town(self, town: Json) -> Json:
-        """Score one Foxglove Farm town (the contract's town JSON)."""
-        return self.post("/v1/foxglove-farm/score", town)
-
-    def rank_towns(self, players: list[Json]) -> Json:
-        """Rank ``[{"name": ..., "town": ...}, ...]``."""
-        return self.post("/v1/foxglove-farm/rank", {"players": players})
-
-    def validate_transport(self, town: Json, move: Json) -> Json:
-        """Rule on moving goods in ``town``; an illegal move answers ``legal`` false."""
-        return self.post("/v1/foxglove-farm/transport/validate", {"town": town, "move": move})
-
-    def plan_final_round(self, town: Json) -> Json:
-        """The best final total reachable from ``town``, and a plan reaching it."""
-        return self.post("/v1/foxglove-farm/final-round/plan", town)
+        self.downtown_farmers_market = DowntownFarmersMarketRest(self.post)
+        self.foxglove_farm = FoxgloveFarmRest(self.post)
 
     def ready(self) -> bool:
         """True when the gateway reaches a serving engine."""

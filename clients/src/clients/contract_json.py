@@ -1,0 +1,272 @@
+"""The public contract's JSON to the engine's protobuf messages and back, without flask.
+
+The gRPC client takes and answers the same JSON as the REST gateway, so a caller never
+builds messages by hand. The gateway reads JSON with marshmallow schemas, which a client
+must not need; this module is instead protobuf's own JSON mapping
+(``google.protobuf.json_format``, which checks every scalar and builds the catalog's
+``Struct``) plus the contract's few departures from it, each a table below:
+
+* enum values by lower-case name without their prefix (``young_shopper`` for
+  ``MODE_YOUNG_SHOPPER``; the sides keep their case, ``N``), ``null`` for the zero value;
+* messages written as their one field (``UNWRAPPED``): a Food tile, a set, a trail and a
+  grid row as lists, a grid space as its tile or ``null``;
+* oneofs named by a tag (``TAGGED``): a challenge's ``type``, a move's or plan step's
+  ``action``, the member's fields beside it;
+* ``exact_count``'s counts as an object, routes as ``[[row, col], ...]``, the names
+  ``from``/``to``/``state`` (``CONTRACT_NAMES``);
+* what the gateway fills in when it is left out (``LOAD_DEFAULTS``: the standard mode or
+  variant, a setup board's empty grid) or ignores (``game_over``), and in answers, the
+  parts it leaves out when empty (``OMIT_EMPTY``) and whole catalog numbers.
+
+``tests/platform/test_clients_contract_json.py`` holds this to the gateway: for the
+rulebook examples, recorded positions and random boards, towns and moves, both build the
+same protobuf request, and both answer the same JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast
+
+from google.protobuf import json_format
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+from .errors import InvalidRequestError
+
+Json = Any
+"""JSON as ``json.loads`` reads it."""
+
+M = TypeVar("M", bound=Message)
+
+_DFM = "referee.downtown_farmers_market.v1."
+_FF = "referee.foxglove_farm.v1."
+_STRUCT = "google.protobuf.Struct"
+
+UNWRAPPED = {f"{_DFM}FoodTile": "ingredients", f"{_DFM}IngredientSet": "ingredients",
+             f"{_DFM}GridRow": "spaces", f"{_DFM}GridSpace": "tile", f"{_FF}Trail": "sides"}
+"""Messages the contract writes as their one field (a grid space: ``null`` when unset)."""
+
+TAGGED = {f"{_DFM}Challenge": ("type", "kind"), f"{_DFM}Move": ("action", "action"),
+          f"{_FF}PlanStep": ("action", "action")}
+"""Messages whose oneof the contract names by a tag: message -> (tag, oneof)."""
+
+MAP_LIKE = {f"{_DFM}ExactCountChallenge.counts": ("ingredient", "count")}
+"""Repeated pairs the contract writes as an object: field -> (key field, value field)."""
+
+PAIRS = {f"{_FF}ValidateTransportResponse.path", f"{_FF}MoveStep.path"}
+"""Repeated positions the contract writes as ``[row, col]`` pairs (answers only)."""
+
+CONTRACT_NAMES = {"origin": "from", "destination": "to", "hut": "to", "next_state": "state"}
+"""Fields the contract names otherwise, by protobuf name."""
+
+KEEP_CASE = {f"{_FF}Side"}
+"""Enums whose contract names keep their case (the sides N, E, S, W)."""
+
+READ_ONLY = {f"{_DFM}GameState.game_over"}
+"""Answer-only fields a request may carry back and the gateway ignores."""
+
+OMIT_EMPTY = {f"{_DFM}ValidateMoveResponse", f"{_DFM}ReplayGameResponse",
+              f"{_FF}ValidateTransportResponse", f"{_FF}ProcessStep"}
+"""Answers that leave out their empty lists: the parts a verdict does not have."""
+
+OMIT_ZEROS = {f"{_FF}Goods"}
+"""Messages that leave out their zero counts (``{"wood": 2}``)."""
+
+
+def _standard(key: str) -> Callable[[dict[str, Json]], dict[str, Json]]:
+    return lambda value: {key: "standard", **value}
+
+
+def _setup_defaults(setup: dict[str, Json]) -> dict[str, Json]:
+    """A setup's boards may leave out their grids: they start empty."""
+    players = setup.get("players")
+    if isinstance(players, list):
+        setup = {**setup, "players": [
+            {**p, "board": {"grid": [[None] * 4 for _ in range(4)], **p["board"]}}
+            if isinstance(p, dict) and isinstance(p.get("board"), dict) else p
+            for p in players]}
+    return _standard("mode")(setup)
+
+
+LOAD_DEFAULTS: dict[str, Callable[[dict[str, Json]], dict[str, Json]]] = {
+    f"{_DFM}Board": _standard("mode"), f"{_DFM}GameState": _standard("mode"),
+    f"{_DFM}Setup": _setup_defaults, f"{_FF}Town": _standard("variant")}
+"""What the gateway fills in for a request that leaves it out."""
+
+
+def to_message(message_type: type[M], data: Json) -> M:
+    """The message of ``message_type`` that the contract's JSON ``data`` stands for.
+
+    A request's JSON is its fields by contract name (``{"state": ..., "move": ...}``).
+    Raises :class:`InvalidRequestError` with a JSON Pointer into ``data`` for JSON that
+    does not fit; what fits but breaks the rules is the engine's to refuse.
+    """
+    canonical = _load(data, cast(Descriptor, message_type.DESCRIPTOR), ())
+    try:
+        return json_format.ParseDict(canonical, message_type())
+    except json_format.ParseError as error:
+        raise _invalid((), str(error)) from None
+
+
+def to_json(message: Message) -> Json:
+    """The contract's JSON for ``message``, as the gateway answers it."""
+    canonical = json_format.MessageToDict(message, preserving_proto_field_name=True,
+                                          always_print_fields_with_no_presence=True)
+    return _dump(canonical, cast(Descriptor, message.DESCRIPTOR))
+
+
+# Reading: contract JSON -> protobuf's JSON mapping, with pointers into the contract JSON.
+
+def _load(value: Json, descriptor: Descriptor, path: tuple[str | int, ...]) -> Json:
+    name = descriptor.full_name
+    if name == _STRUCT:
+        return value
+    inline: set[str] = set()  # fields the contract writes inline, at this path
+    if name in UNWRAPPED:
+        inline.add(UNWRAPPED[name])
+        value = {} if value is None else {UNWRAPPED[name]: value}
+    if not isinstance(value, dict):
+        raise _invalid(path, "expected a JSON object")
+    if name in TAGGED:
+        value, member = _untag(value, descriptor, path)
+        inline.add(member)
+    value = LOAD_DEFAULTS.get(name, dict)(value)
+    fields = {CONTRACT_NAMES.get(f.name, f.name): f for f in descriptor.fields}
+    loaded = {}
+    for key, item in value.items():
+        field = fields.get(key)
+        if field is None:
+            raise _invalid((*path, key), "not a field here; check the spelling against "
+                                         "the contract")
+        if field.full_name not in READ_ONLY:
+            loaded[field.name] = _load_field(item, field, path if key in inline
+                                             else (*path, key))
+    return loaded
+
+
+def _untag(value: dict[str, Json], descriptor: Descriptor, path: tuple[str | int, ...]
+           ) -> tuple[dict[str, Json], str]:
+    """``{"type": "majority", "points": 3, "ingredient": "egg"}`` as
+    ``{"points": 3, "majority": {"type": ..., "ingredient": "egg"}}``, and the member."""
+    tag, oneof = TAGGED[descriptor.full_name]
+    members = [f.name for f in descriptor.oneofs_by_name[oneof].fields]
+    kind = value.get(tag)
+    if kind not in members:
+        raise _invalid((*path, tag), f"{kind!r} is not a {tag} here; expected one of "
+                                     f"{', '.join(members)}")
+    common = {f.name for f in descriptor.fields if f.containing_oneof is None}
+    return ({**{k: v for k, v in value.items() if k in common},
+             kind: {k: v for k, v in value.items() if k not in common and k != tag}}, kind)
+
+
+def _load_field(value: Json, field: FieldDescriptor, path: tuple[str | int, ...]) -> Json:
+    if value is None:
+        return None  # unset, as json_format reads null
+    if field.full_name in MAP_LIKE:
+        if not isinstance(value, dict):
+            raise _invalid(path, "expected a JSON object")
+        key, count = (_pair_type(field).fields_by_name[n] for n in MAP_LIKE[field.full_name])
+        return [{key.name: _load_one(k, key, (*path, k)), count.name: v}
+                for k, v in value.items()]
+    if field.is_repeated:
+        if not isinstance(value, list):
+            raise _invalid(path, "expected a JSON array")
+        return [_load_one(item, field, (*path, i)) for i, item in enumerate(value)]
+    return _load_one(value, field, path)
+
+
+def _load_one(value: Json, field: FieldDescriptor, path: tuple[str | int, ...]) -> Json:
+    if field.enum_type is not None:
+        names = _enum_names(field.enum_type)
+        if value not in names.values():
+            raise _invalid(path, f"{value!r} is not a {field.enum_type.name}; expected one "
+                                 f"of {', '.join(n for n in names.values() if n)}")
+        return next(full for full, short in names.items() if short == value)
+    if field.message_type is not None:
+        return _load(value, field.message_type, path)
+    expected = _SCALARS.get(field.cpp_type)
+    if expected and (not isinstance(value, expected[0]) or isinstance(value, expected[1])):
+        raise _invalid(path, expected[2])
+    return value  # json_format checks the rest: ranges, Struct values
+
+
+_SCALARS: dict[int, tuple[type, type | tuple[()], str]] = {
+    FieldDescriptor.CPPTYPE_INT32: (int, bool, "expected a whole number"),
+    FieldDescriptor.CPPTYPE_STRING: (str, (), "expected a string"),
+    FieldDescriptor.CPPTYPE_BOOL: (bool, (), "expected true or false")}
+"""Each scalar type's JSON type, what is excluded from it, and the problem's message."""
+
+
+def _pair_type(field: FieldDescriptor) -> Descriptor:
+    return cast(Descriptor, field.message_type)
+
+
+# Writing: protobuf's JSON mapping (every field without presence) -> contract JSON.
+
+def _dump(value: dict[str, Json], descriptor: Descriptor) -> Json:
+    name = descriptor.full_name
+    if name == _STRUCT:
+        return _whole_numbers(value)
+    dumped = {}
+    for key, item in value.items():
+        if (name in OMIT_EMPTY and item == []) or (name in OMIT_ZEROS and item == 0):
+            continue
+        field = descriptor.fields_by_name[key]
+        dumped[CONTRACT_NAMES.get(key, key)] = _dump_field(item, field)
+    if name in UNWRAPPED:
+        return dumped.get(UNWRAPPED[name])
+    if name in TAGGED:
+        tag, oneof = TAGGED[name]
+        kind = next((f.name for f in descriptor.oneofs_by_name[oneof].fields
+                     if f.name in dumped), None)
+        member = dumped.pop(kind) if kind else {}
+        return {tag: kind, **dumped, **member}
+    return dumped
+
+
+def _dump_field(value: Json, field: FieldDescriptor) -> Json:
+    if field.full_name in MAP_LIKE:
+        key, count = MAP_LIKE[field.full_name]
+        key_field = _pair_type(field).fields_by_name[key]
+        return {_dump_one(pair[key], key_field): pair[count] for pair in value}
+    if field.full_name in PAIRS:
+        return [[position["row"], position["col"]] for position in value]
+    if field.is_repeated:
+        return [_dump_one(item, field) for item in value]
+    return _dump_one(value, field)
+
+
+def _dump_one(value: Json, field: FieldDescriptor) -> Json:
+    if field.enum_type is not None:
+        return _enum_names(field.enum_type).get(value, value)  # unknown numbers as numbers
+    if field.message_type is not None:
+        return _dump(value, field.message_type)
+    return value
+
+
+def _enum_names(enum: EnumDescriptor) -> dict[str, str | None]:
+    """Each value's protobuf name -> its contract name (``None`` for the zero value)."""
+    prefix = "".join(f"_{c}" if c.isupper() and i else c
+                     for i, c in enumerate(enum.name)).upper() + "_"
+    keep = enum.full_name in KEEP_CASE
+    return {v.name: None if v.number == 0 else
+            v.name.removeprefix(prefix) if keep else v.name.removeprefix(prefix).lower()
+            for v in enum.values}
+
+
+def _whole_numbers(value: Json) -> Json:
+    """A Struct's JSON with its integral doubles written as the whole numbers they were."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {key: _whole_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_whole_numbers(item) for item in value]
+    return value
+
+
+def _invalid(path: tuple[str | int, ...], detail: str) -> InvalidRequestError:
+    pointer = "".join(f"/{str(p).replace('~', '~0').replace('/', '~1')}" for p in path)
+    return InvalidRequestError("INVALID_ARGUMENT", "Invalid argument", detail,
+                               [(pointer, detail)])

@@ -1,0 +1,206 @@
+"""Both clients against the real in-process engine and gateway: the same calls per game,
+the same JSON answers over REST and gRPC, and a distribution that needs no flask."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from api_gateway import create_app
+from clients import GrpcClient, InvalidRequestError, RestClient
+from clients.contract_json import to_message
+from referee.downtown_farmers_market.v1 import board_pb2, game_pb2, scoring_pb2
+from referee.foxglove_farm.v1 import planning_pb2, town_pb2
+from referee.foxglove_farm.v1 import scoring_pb2 as ff_scoring_pb2
+
+from ..sample_boards import SIMPLE_BOARD, SIMPLE_BOARD_TOTAL
+from .foxglove_towns import KULY, RANCH
+
+REPO = Path(__file__).resolve().parents[2]
+GAMES = ("downtown_farmers_market", "foxglove_farm")
+CLIENT_REQUIREMENTS = {"requests", "grpcio", "grpcio-status", "protobuf",
+                       "googleapis-common-protos"}
+SERVICE_ONLY = {"flask", "gunicorn", "marshmallow", "werkzeug", "flask-smorest"}
+NO_GRID = {key: value for key, value in SIMPLE_BOARD.items() if key != "grid"}
+SETUP = {"players": [{"name": "Ana", "board": NO_GRID}, {"name": "Ben", "board": NO_GRID}],
+         "face_up": [["corn"], ["egg", "corn"], ["milk"], ["bread"], ["cheese"]]}
+
+
+@pytest.fixture(scope="module")
+def rest(engine_address: str) -> Iterator[RestClient]:
+    """A RestClient over real HTTP to the gateway, served from a thread."""
+    server = make_server("127.0.0.1", 0, create_app({"ENGINE_ADDRESS": engine_address}),
+                         threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    with RestClient(f"http://127.0.0.1:{server.server_port}", timeout=10) as client:
+        yield client
+    server.shutdown()
+    thread.join()
+
+
+def calls(namespace: object) -> dict[str, list[str]]:
+    """A namespace's public methods and their parameters' names."""
+    return {name: list(inspect.signature(method).parameters)
+            for name, method in inspect.getmembers(namespace, inspect.ismethod)
+            if not name.startswith("_")}
+
+
+def test_each_game_has_the_same_calls_over_rest_and_grpc(rest: RestClient,
+                                                         grpc_client: GrpcClient) -> None:
+    for game in GAMES:
+        assert calls(getattr(rest, game)) == calls(getattr(grpc_client, game))
+    assert calls(rest.downtown_farmers_market).keys() == {
+        "score_board", "rank_players", "new_game", "legal_moves", "validate_move",
+        "replay_game"}
+    assert calls(rest.foxglove_farm).keys() == {
+        "score_town", "rank_towns", "validate_transport", "plan_final_round"}
+    assert {"ready", "close"} <= calls(grpc_client).keys() & calls(rest).keys()
+    assert not calls(grpc_client).keys() & calls(grpc_client.foxglove_farm).keys()
+
+
+def test_downtown_farmers_market_answers_the_same_json_over_both(
+        rest: RestClient, grpc_client: GrpcClient) -> None:
+    over_rest, over_grpc = rest.downtown_farmers_market, grpc_client.downtown_farmers_market
+    score = over_grpc.score_board(SIMPLE_BOARD)
+    assert score == over_rest.score_board(SIMPLE_BOARD) and score["total"] == SIMPLE_BOARD_TOTAL
+    players = [{"name": "Ana", "board": SIMPLE_BOARD}, {"name": "Ben", "board": SIMPLE_BOARD}]
+    assert over_grpc.rank_players(players) == over_rest.rank_players(players)
+    state = over_grpc.new_game(SETUP)
+    assert state == over_rest.new_game(SETUP)
+    moves = over_grpc.legal_moves(state)
+    assert moves == over_rest.legal_moves(state) and moves
+    illegal = {"action": "take", "player": 1, "tile": ["carrot"], "row": 0, "col": 0}
+    for move in (moves[0], illegal):
+        assert over_grpc.validate_move(state, move) == over_rest.validate_move(state, move)
+    after = over_grpc.validate_move(state, moves[0])
+    assert after["legal"] and "violations" not in after
+    log = [moves[0], illegal]
+    replay = over_grpc.replay_game(SETUP, log)
+    assert replay == over_rest.replay_game(SETUP, log)
+    assert replay["illegal_index"] == 1 and replay["state"] == after["state"]
+
+
+def test_foxglove_farm_answers_the_same_json_over_both(rest: RestClient,
+                                                       grpc_client: GrpcClient) -> None:
+    over_rest, over_grpc = rest.foxglove_farm, grpc_client.foxglove_farm
+    for example in (RANCH, KULY):
+        assert over_grpc.score_town(example["town"]) == over_rest.score_town(example["town"])
+    players = [{"name": "Kuly", "town": KULY["town"]}, {"name": "Ann", "town": RANCH["town"]}]
+    assert over_grpc.rank_towns(players) == over_rest.rank_towns(players)
+    town = KULY["town"]
+    for step in KULY["transportation"]:
+        verdict = over_grpc.validate_transport(town, step["move"])
+        assert verdict == over_rest.validate_transport(town, step["move"])
+        assert verdict["path"] == step["path"]
+        town = verdict["town"]
+    refused = over_grpc.validate_transport(town, KULY["transportation"][0]["move"])
+    assert refused == over_rest.validate_transport(town, KULY["transportation"][0]["move"])
+    assert not refused["legal"] and refused["violations"][0]["pointer"].startswith("/move")
+
+
+def test_final_round_plans_agree(rest: RestClient, grpc_client: GrpcClient) -> None:
+    for example in (RANCH, KULY):
+        town = example["town"]
+        plan = grpc_client.foxglove_farm.plan_final_round(town)
+        assert plan == rest.foxglove_farm.plan_final_round(town)
+        message = grpc_client.foxglove_farm.plan_final_round(to_message(town_pb2.Town, town))
+        assert isinstance(message, planning_pb2.FinalRoundPlan)
+        assert message.total == plan["total"]
+
+
+def test_messages_in_are_messages_out(grpc_client: GrpcClient) -> None:
+    board = to_message(board_pb2.Board, SIMPLE_BOARD)
+    score = grpc_client.downtown_farmers_market.score_board(board)
+    assert isinstance(score, scoring_pb2.BoardScore) and score.total == SIMPLE_BOARD_TOTAL
+    moves = grpc_client.downtown_farmers_market.legal_moves(
+        grpc_client.downtown_farmers_market.new_game(to_message(game_pb2.Setup, SETUP)))
+    assert moves and all(isinstance(move, game_pb2.Move) for move in moves)
+    town = grpc_client.foxglove_farm.score_town(to_message(town_pb2.Town, RANCH["town"]))
+    assert isinstance(town, ff_scoring_pb2.TownScore)
+    assert town.total == grpc_client.foxglove_farm.score_town(RANCH["town"])["total"]
+
+
+def refusal(call: Any, *args: Any) -> list[tuple[str, str]]:
+    with pytest.raises(InvalidRequestError) as raised:
+        call(*args)
+    return raised.value.problems
+
+
+def test_refusals_point_at_the_same_places(rest: RestClient, grpc_client: GrpcClient) -> None:
+    """The engine's pointers are into the gRPC request (``/board/...``), the gateway's into
+    the body; JSON no message can carry is refused by the client, before any call."""
+    bad = dict(SIMPLE_BOARD, grid=[[["egg"] * 4, None, None, None]] + [[None] * 4] * 3)
+    over_rest = refusal(rest.downtown_farmers_market.score_board, bad)
+    over_grpc = refusal(grpc_client.downtown_farmers_market.score_board, bad)
+    assert over_rest == [(p.removeprefix("/board"), d) for p, d in over_grpc]
+    misspelt = dict(SIMPLE_BOARD, mode="young shopper")
+    assert [p for p, _ in refusal(rest.downtown_farmers_market.score_board, misspelt)] == ["/mode"]
+    with GrpcClient("127.0.0.1:9", timeout=1) as nowhere:  # nothing listens: no call is made
+        assert [p for p, _ in refusal(nowhere.downtown_farmers_market.score_board, misspelt)
+                ] == ["/board/mode"]
+
+
+def test_ready(rest: RestClient, grpc_client: GrpcClient) -> None:
+    assert rest.ready() and grpc_client.ready()
+    with GrpcClient("127.0.0.1:9", timeout=1) as nowhere:
+        assert not nowhere.ready()
+
+
+def _names(requirements: list[str]) -> set[str]:
+    """The distributions ``requirements`` need whatever extras are asked for."""
+    return {re.split(r"[\s<>=!~;\[(]", r, maxsplit=1)[0].lower().replace("_", "-")
+            for r in requirements if "extra ==" not in r}
+
+
+def test_clients_distribution_requires_neither_flask_nor_gunicorn(tmp_path: Path) -> None:
+    """The built metadata's Requires-Dist, and everything they need in turn (as installed
+    here), leave out the service's web stack."""
+    subprocess.run([sys.executable, "-c", "import sys, setuptools.build_meta as b; "
+                    "b.prepare_metadata_for_build_wheel(sys.argv[1])", str(tmp_path)],
+                   cwd=REPO / "clients", check=True, capture_output=True)
+    (built,) = tmp_path.glob("*.dist-info/METADATA")
+    required = _names(re.findall(r"^Requires-Dist: (.+)$", built.read_text(), re.MULTILINE))
+    assert required == CLIENT_REQUIREMENTS
+    closure, todo = set(), list(required)
+    while todo:
+        name = todo.pop()
+        if name not in closure:
+            closure.add(name)
+            todo.extend(_names(metadata.requires(name) or []))
+    assert not closure & SERVICE_ONLY
+
+
+BLOCKED_IMPORT = """
+import sys
+BLOCKED = {"flask", "marshmallow", "werkzeug", "gunicorn", "grpc_health",
+           "api_gateway", "engine_service", "tabletop_rules"}
+class Blocker:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ImportError(f"the clients imported {name}")
+sys.meta_path.insert(0, Blocker())
+from clients import GrpcClient, RestClient
+from clients.contract_json import to_json, to_message
+from referee.foxglove_farm.v1 import town_pb2
+town = {"tiles": [{"row": 0, "col": 0, "building": "forest"},
+                  {"row": 0, "col": 1, "building": "mine"}]}
+assert to_json(to_message(town_pb2.Town, town))["variant"] == "standard"
+GrpcClient("127.0.0.1:9", timeout=1).ready()
+"""
+
+
+def test_clients_import_without_the_service_packages(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-c", BLOCKED_IMPORT], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
