@@ -23,6 +23,8 @@ The inputs (limits from README "Limits and what each call may cost"):
   limit) with moves after the end (replay stops at the first illegal one);
 - FF score / plan: a packed expert town of 120 tiles (the limit): the 16-tile planner
   reproducer (shared/reproducers) repeated to the east;
+- FF score / plan again with a request catalog at its limits (200 definitions of 10
+  effects, used by a row of the town);
 - FF rank: 4 such towns; FF transport/validate: that town, wood from the forest to the
   far end of it (the longest route search).
 
@@ -123,6 +125,17 @@ def packed_town(seed: int, columns: int = 30) -> dict[str, Any]:
                     tile["goods"] = dict(goods)
                 tiles.append(tile)
     return {**block, "score_track": 10 + seed, "tiles": tiles}
+
+
+def with_catalog(town: dict[str, Any], seed: int) -> dict[str, Any]:
+    """``town`` with a request catalog at its limits: 200 definitions of 10 effects each,
+    the town's row-2 buildings replaced by them (full of the wheat they gain)."""
+    effect = {"kind": "gain", "when": "production", "goods": {"wheat": 1 + seed % 3}}
+    catalog = {f"shed_{i}": {"slots": 30, "effects": [effect] * 10} for i in range(200)}
+    tiles = [{"row": t["row"], "col": t["col"], "building": f"shed_{t['col']}",
+              "goods": {"wheat": 30}} if t["row"] == 2 and "building" in t else t
+             for t in town["tiles"]]
+    return {**town, "tiles": tiles, "catalog": catalog}
 
 
 # --- the engine, in process --------------------------------------------------------
@@ -241,6 +254,9 @@ def endpoints(client: Any) -> list[Endpoint]:
                  replay_body, notes),
         Endpoint("FF score", ff + "ScoreTown", ff_schemas.TownSchema, ff_pb2.ScoreTownRequest,
                  "packed expert town, 120 tiles", packed_town),
+        Endpoint("FF score", ff + "ScoreTown", ff_schemas.TownSchema, ff_pb2.ScoreTownRequest,
+                 "120 tiles, catalog of 200 x 10 effects",
+                 lambda s: with_catalog(packed_town(s), s)),
         Endpoint("FF rank", ff + "RankPlayers", ff_schemas.RankTownsSchema,
                  ff_pb2.RankPlayersRequest, "4 packed towns of 120 tiles",
                  lambda s: {"players": [{"name": _name(i, s), "town": packed_town(s * 10 + i)}
@@ -251,6 +267,9 @@ def endpoints(client: Any) -> list[Endpoint]:
                  lambda s: {"town": packed_town(s), "move": far}),
         Endpoint("FF final-round/plan", ff + "PlanFinalRound", ff_schemas.TownSchema,
                  ff_pb2.PlanFinalRoundRequest, "packed expert town, 120 tiles", packed_town),
+        Endpoint("FF final-round/plan", ff + "PlanFinalRound", ff_schemas.TownSchema,
+                 ff_pb2.PlanFinalRoundRequest, "120 tiles, catalog of 200 x 10 effects",
+                 lambda s: with_catalog(packed_town(s), s)),
     ]
 
 
