@@ -233,9 +233,11 @@ def packed_town(columns: int = 30, score_track: int = 10) -> dict[str, Any]:
 
 
 def misspelt_town(tiles: int = 120) -> dict[str, Any]:
-    """``tiles`` tiles (the limit), every building misspelt."""
+    """``tiles`` tiles (the limit), every building misspelt, every other one with a long
+    name (the problems' details quote it: the largest list the engine can send)."""
+    names = ["forrest", "mien", "charcoal_kilnn" + "x" * 26, "windmil" + "l" * 190]
     return {"score_track": 0, "tiles": [
-        {"row": i // 12, "col": i % 12, "building": "forrest" if i % 2 else "mien"}
+        {"row": i // 12, "col": i % 12, "building": names[i % len(names)]}
         for i in range(tiles)]}
 
 
@@ -533,6 +535,7 @@ def test_sigkilled_engine_under_load_is_503_then_back_within_a_second() -> None:
     answers: list[tuple[float, int, str | None]] = []  # (sent at, status, Retry-After)
     stop = threading.Event()
     workers: list[threading.Thread] = []
+    calls = [(SCORE, SIMPLE_BOARD), (FF_SCORE, _packed_16())]  # both games' engine calls
 
     def load() -> None:
         with requests.Session() as session:
@@ -540,8 +543,9 @@ def test_sigkilled_engine_under_load_is_503_then_back_within_a_second() -> None:
                 if stop.is_set():
                     return
                 sent = time.monotonic()
+                path, body = calls[len(answers) % len(calls)]
                 try:
-                    answer = session.post(url + SCORE, json=SIMPLE_BOARD, timeout=10)
+                    answer = session.post(url + path, json=body, timeout=10)
                     answers.append((sent, answer.status_code, answer.headers.get("Retry-After")))
                 except requests.RequestException as error:  # the gateway must not fail
                     answers.append((sent, -1, repr(error)))
