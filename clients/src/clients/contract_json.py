@@ -207,7 +207,7 @@ def _pair_type(field: FieldDescriptor) -> Descriptor:
 def _dump(value: dict[str, Json], descriptor: Descriptor) -> Json:
     name = descriptor.full_name
     if name == _STRUCT:
-        return _whole_numbers(value)
+        return whole_numbers(value)
     dumped = {}
     for key, item in value.items():
         if (name in OMIT_EMPTY and item == []) or (name in OMIT_ZEROS and item == 0):
@@ -255,14 +255,15 @@ def _enum_names(enum: EnumDescriptor) -> dict[str, str | None]:
             for v in enum.values}
 
 
-def _whole_numbers(value: Json) -> Json:
-    """A Struct's JSON with its integral doubles written as the whole numbers they were."""
+def whole_numbers(value: Json) -> Json:
+    """A Struct's JSON with its integral doubles written as the whole numbers they were
+    (what the gateway does to the catalog it answers)."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, Mapping):
-        return {key: _whole_numbers(item) for key, item in value.items()}
+        return {key: whole_numbers(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_whole_numbers(item) for item in value]
+        return [whole_numbers(item) for item in value]
     return value
 
 

@@ -39,13 +39,15 @@ SERVING = 1
 class _Service:
     """What the games' namespaces share: one call, in messages or in the contract's JSON."""
 
-    def __init__(self, timeout: float) -> None:
+    def __init__(self, stub: Any, timeout: float) -> None:
+        self._stub = stub
         self.timeout = timeout
 
     def _call(self, method: Callable[..., Message], request_type: type[Message],
               answer: str | None, **arguments: Any) -> Any:
         """Call ``method`` with a ``request_type`` built from ``arguments`` (the request's
-        fields); its ``answer`` field (or the whole response) in the form they came in."""
+        fields); its ``answer`` field (or the whole response) in the form the first
+        argument came in: contract JSON or messages."""
         as_json = _is_json(next(iter(arguments.values())))
         request = (to_message(request_type, arguments) if as_json
                    else request_type(**arguments))
@@ -68,9 +70,7 @@ def _is_json(argument: Any) -> bool:
 class DowntownFarmersMarketGrpc(_Service):
     """``DowntownFarmersMarketService``, with the same calls as the REST client's."""
 
-    def __init__(self, channel: grpc.Channel, timeout: float) -> None:
-        super().__init__(timeout)
-        self._stub = dfm_grpc.DowntownFarmersMarketServiceStub(channel)
+    _stub: dfm_grpc.DowntownFarmersMarketServiceStub
 
     @overload
     def score_board(self, board: Json) -> Json: ...
@@ -138,9 +138,7 @@ class DowntownFarmersMarketGrpc(_Service):
 class FoxgloveFarmGrpc(_Service):
     """``FoxgloveFarmService``, with the same calls as the REST client's."""
 
-    def __init__(self, channel: grpc.Channel, timeout: float) -> None:
-        super().__init__(timeout)
-        self._stub = ff_grpc.FoxgloveFarmServiceStub(channel)
+    _stub: ff_grpc.FoxgloveFarmServiceStub
 
     @overload
     def score_town(self, town: Json) -> Json: ...
@@ -192,8 +190,10 @@ class GrpcClient:
     def __init__(self, address: str = "127.0.0.1:50051", timeout: float = 10.0) -> None:
         self.timeout = timeout
         self.channel = grpc.insecure_channel(address)
-        self.downtown_farmers_market = DowntownFarmersMarketGrpc(self.channel, timeout)
-        self.foxglove_farm = FoxgloveFarmGrpc(self.channel, timeout)
+        self.downtown_farmers_market = DowntownFarmersMarketGrpc(
+            dfm_grpc.DowntownFarmersMarketServiceStub(self.channel), timeout)
+        self.foxglove_farm = FoxgloveFarmGrpc(ff_grpc.FoxgloveFarmServiceStub(self.channel),
+                                              timeout)
 
     def ready(self) -> bool:
         """True when the engine's health service says SERVING.
