@@ -1,55 +1,146 @@
 """The one place that converts between Foxglove Farm protobufs and the rules.
 
-Requests are written out in the contract's JSON form and read by the rules' own parsers
-(:func:`fox.parse_town` and friends), so every problem, whichever transport it came by,
-has the same message and the same path into that JSON. An enum value the contract has no
-name for (unset or unknown) is written as its protobuf name, which the parsers refuse
-with its path. Answers are built from the rules' values.
+Requests are read straight into rule values on the shared collecting reader
+(:mod:`engine_service.reading`): it reports only what the wire form gets wrong (an enum
+value unset or unknown, a tile that is neither a building nor a trail, a trail holding
+goods, two tiles at one position, a move without an end), then the rules' own checks
+(:func:`fox.check_town`, :func:`fox.check_move_input`, :func:`fox.check_players`) add
+the rest, so every problem has the message and the path into the contract's JSON that
+a REST caller gets. Only a request's ``catalog`` (a ``google.protobuf.Struct``) is read
+by the rules' catalog parser, in the documented catalog format it shares with
+``catalog.json``. Answers are built from the rules' values.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from google.protobuf import struct_pb2
-from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
 from referee.foxglove_farm.v1 import planning_pb2, scoring_pb2, town_pb2, transport_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm import planner
-from tabletop_rules.foxglove_farm.catalog import catalog_to_dict
+from tabletop_rules.foxglove_farm.catalog_format import catalog_to_dict
+from tabletop_rules.foxglove_farm.ranking import seats_problem
+from tabletop_rules.foxglove_farm.town import (
+    ONE_KIND,
+    TRAIL_HOLDS_NO_GOODS,
+    Unread,
+    find_building,
+    read_tiles,
+    town_catalog,
+    trail_sides,
+)
+from tabletop_rules.problems import Path, Problem
 
-Json = dict[str, Any]
+from ..reading import Reader
 
 _GOOD_TO_PROTO = {g: town_pb2.Good.Value(f"GOOD_{g.name}") for g in fox.Good}
 _SIDE_TO_PROTO = {s: town_pb2.Side.Value(f"SIDE_{s.name}") for s in fox.Side}
 _VARIANT_TO_PROTO = {v: town_pb2.Variant.Value(f"VARIANT_{v.name}") for v in fox.Variant}
-_GOOD_NAMES = {n: g.value for g, n in _GOOD_TO_PROTO.items()}
-_SIDE_NAMES = {n: s.value for s, n in _SIDE_TO_PROTO.items()}
-_VARIANT_NAMES = {n: v.value for v, n in _VARIANT_TO_PROTO.items()}
-_VARIANT_NAMES[town_pb2.VARIANT_UNSPECIFIED] = fox.Variant.STANDARD.value
+_GOODS: dict[int, fox.Good | None] = {n: g for g, n in _GOOD_TO_PROTO.items()}
+_SIDES: dict[int, fox.Side | None] = {n: s for s, n in _SIDE_TO_PROTO.items()}
+_VARIANTS = {n: v for v, n in _VARIANT_TO_PROTO.items()}
+_VARIANTS[town_pb2.VARIANT_UNSPECIFIED] = fox.Variant.STANDARD
 
 
-def _name(names: dict[int, str], enum: EnumTypeWrapper, number: int) -> str:
-    """The contract's name for an enum value, else a protobuf name the rules refuse."""
-    if number in names:
-        return names[number]
-    try:
-        return enum.Name(number)  # e.g. SIDE_UNSPECIFIED
-    except ValueError:
-        return f"{enum.DESCRIPTOR.name} number {number}"
+def _one_of(values: Sequence[Any]) -> str:
+    return "one of " + ", ".join(v.value for v in values)
 
 
-# -- requests: protobuf -> the contract's JSON ------------------------------------------
+# -- requests: protobuf -> rule values ---------------------------------------------------
+
+class _ReadTown(NamedTuple):
+    """A town as read, each tile's index in the request, and whether all of it read."""
+
+    town: fox.Town
+    index: dict[fox.Position, int]
+    complete: bool
+
+    def problems(self, *path: str | int) -> list[Problem]:
+        """What the rules find wrong with the town, under ``path`` in the request."""
+        return [p.under(*path) for p in fox.check_town(self.town, index=self.index,
+                                                       complete=self.complete)]
+
+
+class _Reader(Reader):
+    """Reads request messages into rule values, noting each wire-shape problem."""
+
+    def town(self, message: town_pb2.Town, path: Path) -> _ReadTown:
+        before = len(self.problems)
+        variant = self.enum(message.variant, _VARIANTS, fox.Variant.STANDARD,
+                            (*path, "variant"), "a variant", _one_of(fox.Variant),
+                            town_pb2.Variant)
+        catalog, refused = town_catalog(
+            _struct(message.catalog) if message.HasField("catalog") else None,
+            fox.builtin_catalog(), path, self.problems)
+        tiles, index = read_tiles(
+            message.tiles, lambda tile, where: self.tile(tile, where, catalog, refused), path,
+            self.problems)
+        return _ReadTown(fox.Town(tiles, catalog, variant, message.score_track), index,
+                         complete=len(self.problems) == before)
+
+    def tile(self, message: town_pb2.Tile, path: Path, catalog: fox.Catalog,
+             refused: frozenset[str]) -> fox.Tile | Unread:
+        position = fox.Position(message.row, message.col)
+        kind = message.WhichOneof("kind")
+        if kind == "building":
+            building = find_building(message.building, catalog, refused, (*path, "building"),
+                                     self.problems)
+            if message.building in refused:  # its definition's problems say it all
+                return Unread(position)
+            goods = fox.Goods(*(getattr(message.goods, g.value) for g in fox.GOODS))
+            return Unread(position, goods) if building is None else fox.BuildingTile(
+                position, building, goods)
+        if kind != "trail":
+            self.problem(path, ONE_KIND)
+            return Unread(position)
+        sides = self.sides(message.trail.sides, (*path, "trail"))
+        if message.goods.ListFields():
+            self.problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS)
+            return Unread(position)
+        return Unread(position) if sides is None else fox.TrailTile(position, sides)
+
+    def sides(self, numbers: Sequence[int], path: Path) -> frozenset[fox.Side] | None:
+        """A trail's sides, up to the first that cannot be read (as the JSON reader does)."""
+        sides = []
+        for i, number in enumerate(numbers):
+            side = self.enum(number, _SIDES, None, (*path, i), "a side", _one_of(fox.SIDES),
+                             town_pb2.Side)
+            if side is None:
+                return None
+            sides.append(side)
+        return trail_sides(sides, path, self.problems)
+
+    def move(self, message: transport_pb2.Move, path: Path) -> fox.Move:
+        """The move; an unreadable part stands in as a placeholder (its problem refuses
+        the request), so the rules still check the rest."""
+        good = self.enum(message.good, _GOODS, None, (*path, "good"), "a goods type",
+                         _one_of(fox.GOODS), town_pb2.Good)
+        ends = [self.position(message, field, (*path, key))
+                for field, key in (("origin", "from"), ("destination", "to"))]
+        return fox.Move(good or fox.Good.WOOD, message.count if message.HasField("count") else 1,
+                        *ends)
+
+    def position(self, message: transport_pb2.Move, field: str, path: Path) -> fox.Position:
+        if not message.HasField(field):
+            self.problem(path, 'expected a position object {"row", "col"}; got null')
+        end = getattr(message, field)
+        return fox.Position(end.row, end.col)
+
+
+def _struct(struct: struct_pb2.Struct) -> dict[str, Any]:
+    return {key: _plain(value) for key, value in struct.fields.items()}
+
 
 def _plain(value: struct_pb2.Value) -> Any:
     """A Struct value as JSON; whole finite numbers as ints, as a JSON reader gives them."""
     kind = value.WhichOneof("kind")
     if kind == "struct_value":
-        return {key: _plain(item) for key, item in value.struct_value.fields.items()}
+        return _struct(value.struct_value)
     if kind == "list_value":
         return [_plain(item) for item in value.list_value.values]
     if kind == "number_value":
@@ -60,62 +151,36 @@ def _plain(value: struct_pb2.Value) -> Any:
     return None
 
 
-def _position_json(position: town_pb2.Position) -> Json:
-    return {"row": position.row, "col": position.col}
-
-
-def _goods_json(goods: town_pb2.Goods) -> Json:
-    return {field.name: count for field, count in goods.ListFields()}
-
-
-def _tile_json(tile: town_pb2.Tile) -> Json:
-    data: Json = {"row": tile.row, "col": tile.col}
-    kind = tile.WhichOneof("kind")
-    if kind == "building":
-        data["building"] = tile.building
-    elif kind == "trail":
-        data["trail"] = [_name(_SIDE_NAMES, town_pb2.Side, s) for s in tile.trail.sides]
-    if tile.HasField("goods"):
-        data["goods"] = _goods_json(tile.goods)
-    return data
-
-
-def _town_json(town: town_pb2.Town) -> Json:
-    """The contract's JSON form of a town message."""
-    data: Json = {"variant": _name(_VARIANT_NAMES, town_pb2.Variant, town.variant),
-                  "score_track": town.score_track,
-                  "tiles": [_tile_json(tile) for tile in town.tiles]}
-    if town.HasField("catalog"):
-        data["catalog"] = {key: _plain(value) for key, value in town.catalog.fields.items()}
-    return data
-
-
-def _move_json(move: transport_pb2.Move) -> Json:
-    data: Json = {"good": _name(_GOOD_NAMES, town_pb2.Good, move.good)}
-    if move.HasField("count"):
-        data["count"] = move.count
-    for key, field in (("from", "origin"), ("to", "destination")):
-        if move.HasField(field):
-            data[key] = _position_json(getattr(move, field))
-    return data
-
-
-def town_from_proto(town: town_pb2.Town) -> fox.Town:
+def town_from_proto(message: town_pb2.Town) -> fox.Town:
     """A well-formed town from the request's ``town``, or every problem under it."""
-    return fox.parse_town(_town_json(town), path=("town",))
+    reader = _Reader()
+    read = reader.town(message, ("town",))
+    reader.done(lambda: read.problems("town"), partial=True)
+    return read.town
 
 
 def players_from_proto(players: Sequence[scoring_pb2.PlayerTown]) -> list[tuple[str, fox.Town]]:
     """Named, well-formed towns to rank (the request's ``players``), or every problem."""
-    return fox.parse_players({"players": [{"name": p.name, "town": _town_json(p.town)}
-                                          for p in players]})
+    reader = _Reader()
+    towns = [] if seats_problem(len(players)) else [
+        reader.town(p.town, ("players", i, "town")) for i, p in enumerate(players)]
+    reader.done(lambda: fox.check_players([p.name for p in players]) + [
+        problem for i, read in enumerate(towns) for problem in read.problems("players", i,
+                                                                             "town")],
+                partial=True)
+    return [(p.name, read.town) for p, read in zip(players, towns)]
 
 
 def transport_from_proto(request: service_pb2.ValidateTransportRequest
                          ) -> tuple[fox.Town, fox.Move]:
     """The town and the move to rule on, or every problem with either."""
-    return fox.parse_transport_request({"town": _town_json(request.town),
-                                        "move": _move_json(request.move)})
+    reader = _Reader()
+    town = reader.town(request.town, ("town",))
+    move = reader.move(request.move, ("move",))
+    reader.done(lambda: town.problems("town") + [p.under("move")
+                                                 for p in fox.check_move_input(move)],
+                partial=True)
+    return town.town, move
 
 
 # -- answers: rule values -> protobuf ---------------------------------------------------

@@ -11,7 +11,8 @@ Values (:mod:`.model`)
     ``building_at``, ``goods_at``, ``buildings``, ``goods_remaining``, ``tile_count``,
     ``goods_state()``, ``with_goods(changes)``, ``with_score_track(n)`` and ``network``.
 
-Catalog (:mod:`.catalog`, :mod:`.effects`; format in docs/foxglove-catalog.md)
+Catalog (:mod:`.catalog`, :mod:`.effects`; its format, read and written, in
+:mod:`.catalog_format` and :mod:`.effect_format`, documented in docs/foxglove-catalog.md)
     ``builtin_catalog() -> Catalog``; ``parse_catalog(data, base=None) -> Catalog`` for a
     request's ``catalog`` object; ``read_catalog_file(data)``; ``catalog_to_dict``.
     ``Building`` (id, name, tiers, slots, cost, effects, documented, depicts, processing,
@@ -20,9 +21,8 @@ Catalog (:mod:`.catalog`, :mod:`.effects`; format in docs/foxglove-catalog.md)
     ``PerBuildingViaTrails``, ``PerSurroundingProcessor``, ``Haul``.
 
 Towns (:mod:`.town`)
-    ``parse_town(data, *, catalog=None, path=()) -> Town`` (raises ``InvalidInputError``
-    with a Problem per problem), ``check_town(town) -> list[Problem]``,
-    ``town_to_dict(town) -> dict``.
+    ``check_town(town) -> list[Problem]`` (every problem, each with its path),
+    ``validate_town(town)`` (raises ``InvalidInputError``).
 
 Routes (:mod:`.routes`, FF-R1 to FF-R3)
     ``reachable(town, origin, good) -> {destination: route}``,
@@ -34,11 +34,10 @@ Routes (:mod:`.routes`, FF-R1 to FF-R3)
     and ``processor_positions``.
 
 Transport (:mod:`.transport`)
-    ``Move(good, count, origin, destination)``, ``parse_move(data)``,
-    ``check_move(town, move) -> MoveCheck`` (legal, path, town after, violations with rule
+    ``Move(good, count, origin, destination)``, ``check_move_input(move)`` (its count
+    and coordinates), ``check_move(town, move) -> MoveCheck`` (legal, path, town after, violations with rule
     id, machine reason and message), ``apply_move(town, move) -> Town`` (raises
-    ``IllegalMoveError``), ``free_slots(town, position)``,
-    ``parse_transport_request(body) -> (town, move)``; Hauler's Hut (FF-R17):
+    ``IllegalMoveError``), ``free_slots(town, position)``; Hauler's Hut (FF-R17):
     ``check_haul(town, hut, picks)``, ``apply_haul(town, hut, picks)`` with ``Pick``.
 
 Processing (:mod:`.processing`, FF-R4, FF-R15)
@@ -51,20 +50,17 @@ Scoring and ranking (:mod:`.scoring`, :mod:`.ranking`)
     ``score_town(town) -> TownScore`` (total, score_track, end_game entries,
     end_game_points, goods_remaining, tile_count), ``end_game_points(town) -> int``,
     ``rank_towns([(name, town), ...]) -> Ranking`` (FF-R16 tie-breaks, FF-R18 floor),
-    ``parse_players(body)`` for the rank request. Answers have ``to_dict()`` in the
-    contract's JSON form.
+    ``check_players(names)``.
+
+The contract's JSON form (:mod:`.json_form`)
+    ``parse_town(data, *, catalog=None, path=()) -> Town``, ``parse_move(data)``,
+    ``parse_transport_request(body) -> (town, move)``, ``parse_players(body)`` (each
+    raises ``InvalidInputError`` with a Problem per problem); ``town_to_dict``,
+    ``score_to_dict``, ``move_to_dict``, ``move_check_to_dict``, ``ranking_to_dict``.
 """
 
-from .catalog import (
-    Building,
-    Catalog,
-    Provenance,
-    builtin_catalog,
-    building_to_dict,
-    catalog_to_dict,
-    parse_catalog,
-    read_catalog_file,
-)
+from .catalog import Building, Catalog, Provenance, builtin_catalog
+from .catalog_format import building_to_dict, catalog_to_dict, parse_catalog, read_catalog_file
 from .effects import (
     BonusIfHeld,
     Convert,
@@ -102,17 +98,10 @@ from .processing import (
     processing_outcomes,
     run_processing,
 )
-from .ranking import (
-    Ranking,
-    Standing,
-    parse_players,
-    rank_towns,
-    ranking_to_dict,
-    tie_break_key,
-)
+from .ranking import Ranking, Standing, check_players, rank_towns, tie_break_key
 from .routes import Network, Route, find_route, reachable, route_to_list
 from .scoring import EndGameEntry, TownScore, end_game_points, score_town
-from .town import check_town, parse_position, parse_town, town_to_dict, validate_town
+from .town import check_town, validate_town
 from ..game import IllegalMoveError
 from .transport import (
     Move,
@@ -124,9 +113,20 @@ from .transport import (
     apply_move,
     check_haul,
     check_move,
+    check_move_input,
     free_slots,
+)
+from .json_form import (
+    move_check_to_dict,
+    move_to_dict,
     parse_move,
+    parse_players,
+    parse_position,
+    parse_town,
     parse_transport_request,
+    ranking_to_dict,
+    score_to_dict,
+    town_to_dict,
 )
 
 __all__ = [
@@ -137,7 +137,8 @@ __all__ = [
     "ProcessingEffect", "ProcessingEntry", "ProcessingResult", "Provenance", "Ranking", "ranking_to_dict",
     "Route", "SIDES", "Side", "Standing", "Step", "Tile", "Town", "TownScore", "TrailShape",
     "Reason", "TrailTile", "Variant", "Violation", "apply_haul", "apply_move", "building_to_dict",
-    "builtin_catalog", "catalog_to_dict", "check_haul", "check_move", "check_town",
+    "builtin_catalog", "catalog_to_dict", "check_haul", "check_move", "check_move_input",
+    "check_players", "check_town", "move_check_to_dict", "move_to_dict", "score_to_dict",
     "end_game_points", "find_route", "free_slots", "parse_catalog", "parse_move",
     "parse_players", "parse_position", "parse_town", "parse_transport_request", "process",
     "processing_outcomes", "rank_towns", "reachable", "read_catalog_file", "route_to_list",

@@ -52,27 +52,55 @@ def read_list(value: object, path: Path, problems: list[Problem],
 def read_int(value: object, path: Path, problems: list[Problem], low: int, high: int,
              what: str = "a whole number") -> int | None:
     """A whole number from ``low`` to ``high``; ``3.0`` is accepted as 3, ``True`` is not."""
+    number = read_whole(value, path, problems, low, high, what)
+    if number is None:
+        return None
+    problem = out_of_range(number, path, low, high)
+    if problem is not None:
+        problems.append(problem)
+        return None
+    return number
+
+
+def read_whole(value: object, path: Path, problems: list[Problem], low: int, high: int,
+               what: str = "a whole number") -> int | None:
+    """A whole number whose range a rules check judges (``low`` and ``high`` only word
+    the problem); ``3.0`` is accepted as 3, ``True`` is not."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         problems.append(Problem(path, f"expected {what} from {low} to {high}; "
                                 f"got {type_name(value)}"))
         return None
-    if not low <= value <= high:
-        problems.append(Problem(path, f"must be from {low} to {high}; got {quoted(value)}"))
-        return None
     return value
+
+
+def out_of_range(value: int, path: Path, low: int, high: int) -> Problem | None:
+    """The problem with a number outside ``low`` to ``high``, if it is."""
+    if low <= value <= high:
+        return None
+    return Problem(path, f"must be from {low} to {high}; got {quoted(value)}")
 
 
 def read_str(value: object, path: Path, problems: list[Problem],
-             what: str = "a string", max_length: int = 200) -> str | None:
+             what: str = "a string", max_length: int | None = 200) -> str | None:
+    """A string, at most ``max_length`` characters unless that is ``None`` (a rules check
+    then judges its length)."""
     if not isinstance(value, str):
         problems.append(Problem(path, f"expected {what}; got {type_name(value)}"))
         return None
-    if len(value) > max_length:
-        problems.append(Problem(path, f"at most {max_length} characters; got {len(value)}"))
+    problem = None if max_length is None else too_long(value, path, max_length)
+    if problem is not None:
+        problems.append(problem)
         return None
     return value
+
+
+def too_long(text: str, path: Path, max_length: int) -> Problem | None:
+    """The problem with a string longer than ``max_length`` characters, if it is."""
+    if len(text) <= max_length:
+        return None
+    return Problem(path, f"at most {max_length} characters; got {len(text)}")
 
 
 def read_choice(value: object, path: Path, problems: list[Problem],
@@ -92,8 +120,9 @@ def read_good(value: object, path: Path, problems: list[Problem]) -> Good | None
 
 
 def read_goods(value: object, path: Path, problems: list[Problem], max_each: int,
-               min_each: int = 0) -> Goods | None:
-    """A goods object ``{"wood": 2}``; each count from ``min_each`` to ``max_each``."""
+               min_each: int = 0, *, ranged: bool = True) -> Goods | None:
+    """A goods object ``{"wood": 2}``; each count from ``min_each`` to ``max_each``, or
+    any whole number if not ``ranged`` (a rules check then judges the counts)."""
     obj = read_object(value, path, problems, f"an object of goods counts ({GOOD_NAMES})")
     if obj is None:
         return None
@@ -105,7 +134,8 @@ def read_goods(value: object, path: Path, problems: list[Problem], max_each: int
                                     f"one of {GOOD_NAMES}"))
             ok = False
             continue
-        count = read_int(n, (*path, name), problems, min_each, max_each)
+        count = (read_int if ranged else read_whole)(n, (*path, name), problems, min_each,
+                                                     max_each)
         if count is None:
             ok = False
         else:

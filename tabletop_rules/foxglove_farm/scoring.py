@@ -8,7 +8,6 @@ included, so a player sees why); the total is never below 0 (FF-R18).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .effects import (
     BonusIfHeld,
@@ -40,10 +39,6 @@ class EndGameEntry:
     def col(self) -> int:
         return self.position.col
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"building": self.building, "row": self.row, "col": self.col,
-                "points": self.points, "explanation": self.explanation, "rule": self.rule}
-
 
 @dataclass(frozen=True, slots=True)
 class TownScore:
@@ -63,16 +58,9 @@ class TownScore:
         """Score track plus end-game points, never below 0 (FF-R18)."""
         return max(0, self.score_track + self.end_game_points)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The contract's answer for ``/score``."""
-        return {"total": self.total, "score_track": self.score_track,
-                "end_game_points": self.end_game_points,
-                "end_game": [entry.to_dict() for entry in self.end_game],
-                "goods_remaining": self.goods_remaining, "tile_count": self.tile_count}
-
 
 def score_town(town: Town) -> TownScore:
-    """Score a well-formed town (see :func:`.parse_town`)."""
+    """Score a well-formed town (one :func:`.check_town` accepts)."""
     entries = []
     for tile in town.buildings:
         effects = tile.building.effects_in(Phase.END_GAME)

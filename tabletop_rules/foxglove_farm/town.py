@@ -1,9 +1,13 @@
-"""Reading a town from the contract's JSON form, checking it, and writing it back.
+"""A town's transcription: reading it whatever its form, and checking it.
 
-:func:`parse_town` reads the plain-dict form (what the REST gateway receives, and what
-the gRPC adapter may build from protobuf) and raises :class:`InvalidInputError` with one
-:class:`Problem` per problem, each with a path into the JSON (``("tiles", 3, "goods",
-"sheep")``). :func:`check_town` runs the same checks on a :class:`Town` built directly.
+:func:`check_town` is every check of a :class:`Town`'s contents, whoever built it: each
+tile's coordinates, goods counts, trail shape and holdings (FF-R19), then the town as a
+whole (its starting tile, FF-R12; one group, FF-R9). The readers of a town, the contract's
+JSON (:func:`.json_form.parse_town`) and the engine's protobuf, report only what their
+form gets wrong and share the rest of reading here: the request's catalog
+(:func:`town_catalog`), building ids (:func:`find_building`), trail sides
+(:func:`trail_sides`) and tiles by position (:func:`read_tiles`). Paths are into the
+town's JSON form (``("tiles", 3, "goods", "sheep")``).
 
 Bounds (absurd input, not game rules): rows and columns from -1000 to 1000
 (:data:`MAX_COORDINATE`), at most 120 tiles (:data:`MAX_TILES`: a real
@@ -16,23 +20,16 @@ from __future__ import annotations
 
 import difflib
 from collections import deque
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import NamedTuple, TypeVar
 
 from ..problems import InvalidInputError, Path, Problem, quoted
-from ._json import (
-    read_choice,
-    read_goods,
-    read_int,
-    read_list,
-    read_object,
-    read_str,
-    unknown_keys,
-)
-from .catalog import CATALOG_DOC, Catalog, builtin_catalog, catalog_to_dict, parse_catalog, \
-    undocumented_problem
+from ._json import out_of_range, too_long
+from .catalog import CATALOG_DOC, Building, Catalog, undocumented_problem
+from .catalog_format import parse_catalog
 from .model import (
     MAX_SCORE_TRACK,
+    NO_GOODS,
     SIDES,
     BuildingTile,
     Goods,
@@ -41,40 +38,22 @@ from .model import (
     Tile,
     TrailTile,
     Town,
-    Variant,
     trail_shape,
 )
 
 MAX_COORDINATE = 1000
 MAX_TILES = 120
 MAX_GOODS_COUNT = 1000
+MAX_BUILDING_ID_LENGTH = 100
 
 PLACEMENT_RULE = "FF-R9"
 HOLDING_RULE = "FF-R19"
 START_RULE = "FF-R12"
 
-_TOWN_FIELDS = ("variant", "score_track", "tiles", "catalog")
-_TILE_FIELDS = ("row", "col", "building", "trail", "goods")
+Item = TypeVar("Item")
 
-
-def parse_town(data: object, *, catalog: Catalog | None = None, path: Path = ()) -> Town:
-    """A checked :class:`Town` from the contract's JSON form.
-
-    ``catalog`` is the base catalog (the built-in one by default); the town's own
-    ``catalog`` field adds to or overrides it. ``path`` prefixes every Problem's path
-    (``("town",)`` for a town nested in a request). Raises :class:`InvalidInputError`
-    listing every problem found.
-    """
-    problems: list[Problem] = []
-    town = _read_town(data, catalog if catalog is not None else builtin_catalog(), problems)
-    if town is not None and not problems:  # every tile read: the whole-town checks apply
-        index = {position: i for i, position in enumerate(town.tiles)}
-        problems.extend(_check_starting_tile(town, index))
-        problems.extend(_check_one_group(town, index))
-    if problems:
-        raise InvalidInputError([p.under(*path) for p in problems])
-    assert town is not None
-    return town
+ONE_KIND = 'a tile has either "building" (a building id) or "trail" (its open sides)'
+TRAIL_HOLDS_NO_GOODS = "a trail tile holds no goods; goods sit on building tiles"
 
 
 def validate_town(town: Town) -> Town:
@@ -85,117 +64,94 @@ def validate_town(town: Town) -> Town:
     return town
 
 
-def _read_town(data: object, base: Catalog, problems: list[Problem]) -> Town | None:
-    obj = read_object(data, (), problems, "a town object")
-    if obj is None:
+# -- reading a town, whatever its form -------------------------------------------------
+
+def town_catalog(data: object, base: Catalog, path: Path, problems: list[Problem]
+                 ) -> tuple[Catalog, frozenset[str]]:
+    """``base`` with the town's ``catalog`` (``data`` in the catalog format; ``None`` for
+    none) applied, and the ids whose definition was refused: their problems are recorded
+    under ``path`` + ``catalog``, and tiles using them are not reported again."""
+    if data is None:
+        return base, frozenset()
+    try:
+        return parse_catalog(data, base, (*path, "catalog")), frozenset()
+    except InvalidInputError as error:
+        problems.extend(error.problems)
+        return base, frozenset(data) if isinstance(data, Mapping) else frozenset()
+
+
+def find_building(building_id: str, catalog: Catalog, refused: frozenset[str], path: Path,
+                  problems: list[Problem]) -> Building | None:
+    """The building a tile names, or ``None`` with the problem recorded (none for an id
+    whose request definition was already refused)."""
+    problem = too_long(building_id, path, MAX_BUILDING_ID_LENGTH)
+    if problem is not None:
+        problems.append(problem)
         return None
-    unknown_keys(obj, _TOWN_FIELDS, (), problems, "a town")
-    variant = read_choice(obj.get("variant", "standard"), ("variant",), problems,
-                          (v.value for v in Variant), "a variant")
-    score_track = read_int(obj.get("score_track", 0), ("score_track",), problems, 0,
-                           MAX_SCORE_TRACK)
-    catalog = base
-    failed: set[str] = set()  # ids whose request definition was refused (already reported)
-    if obj.get("catalog") is not None:
-        try:
-            catalog = parse_catalog(obj["catalog"], base)
-        except InvalidInputError as error:
-            problems.extend(error.problems)
-            if isinstance(obj["catalog"], Mapping):
-                failed = set(obj["catalog"])
-    if "tiles" not in obj:
-        problems.append(Problem(("tiles",), "list the town's tiles (at least the starting "
-                                "tile's forest and mine)"))
+    if building_id in refused:
         return None
-    raw_tiles = read_list(obj["tiles"], ("tiles",), problems, "a list of tiles")
-    if raw_tiles is None:
-        return None
-    if len(raw_tiles) > MAX_TILES:
-        problems.append(Problem(("tiles",), f"at most {MAX_TILES} tiles; got {len(raw_tiles)}"))
-        return None
-    tiles: dict[Position, Tile] = {}
-    first_at: dict[Position, int] = {}
-    for i, raw in enumerate(raw_tiles):
-        tile = _read_tile(raw, ("tiles", i), catalog, failed, problems)
+    building = catalog.get(building_id)
+    if building is None:
+        problems.append(_unknown_building(building_id, catalog, path))
+    return building
+
+
+def trail_sides(sides: Iterable[Side], path: Path, problems: list[Problem]
+                ) -> frozenset[Side] | None:
+    """A trail's open sides, or ``None`` with a problem for a side listed twice."""
+    seen: set[Side] = set()
+    for i, side in enumerate(sides):
+        if side in seen:
+            problems.append(Problem((*path, i), f"side {side.value} is listed twice"))
+            return None
+        seen.add(side)
+    return frozenset(seen)
+
+
+class Unread(NamedTuple):
+    """A tile a reader could not make (it has said why), with the numbers it did read:
+    the rules still check those, as they would a tile's."""
+
+    position: Position | None
+    goods: Goods = NO_GOODS
+
+
+def read_tiles(items: Sequence[Item], read: Callable[[Item, Path], Tile | Unread | None],
+               path: Path, problems: list[Problem]
+               ) -> tuple[dict[Position, Tile], dict[Position, int]]:
+    """A request's tiles, each read with ``read``, by position, and each position's index
+    in the request. More than :data:`MAX_TILES` are refused unread; a tile at a position
+    already taken is a problem, checked on its own and left out, as is one ``read``
+    could not make."""
+    too_many = _too_many_tiles(len(items), path)
+    if too_many is not None:
+        problems.append(too_many)
+        return {}, {}
+    placed: dict[Position, Tile] = {}
+    index: dict[Position, int] = {}
+    for i, item in enumerate(items):
+        where = (*path, "tiles", i)
+        tile = read(item, where)
+        if isinstance(tile, Unread):
+            problems.extend(_check_numbers(tile.position, tile.goods, where))
+            continue
         if tile is None:
             continue
-        if tile.position in first_at:
-            problems.append(Problem(("tiles", i), f"overlaps tile {first_at[tile.position]}: "
-                                    f"both are at row {tile.position.row}, col "
-                                    f"{tile.position.col}; a position holds one tile"))
+        first = index.get(tile.position)
+        if first is not None:
+            problems.extend(_check_overlapping(tile, where, first))
             continue
-        first_at[tile.position] = i
-        tiles[tile.position] = tile
-    if variant is None or score_track is None:
-        return None
-    return Town(tiles, catalog, Variant(variant), score_track)
+        index[tile.position] = i
+        placed[tile.position] = tile
+    return placed, index
 
 
-def _read_tile(raw: object, path: Path, catalog: Catalog, failed: set[str],
-               problems: list[Problem]) -> Tile | None:
-    obj = read_object(raw, path, problems, "a tile object")
-    if obj is None:
-        return None
-    before = len(problems)
-    unknown_keys(obj, _TILE_FIELDS, path, problems, "a tile")
-    row = _coordinate(obj, "row", path, problems)
-    col = _coordinate(obj, "col", path, problems)
-    has_building, has_trail = "building" in obj, "trail" in obj
-    if has_building == has_trail:
-        problems.append(Problem(path, "a tile has either \"building\" (a building id) or "
-                                "\"trail\" (its open sides)" + (", not both" if has_building
-                                                                 else "")))
-        return None
-    if has_trail:
-        sides = _read_sides(obj["trail"], (*path, "trail"), problems)
-        if "goods" in obj and obj["goods"] not in (None, {}):
-            problems.append(Problem((*path, "goods"), "a trail tile holds no goods; goods "
-                                    "sit on building tiles"))
-        if sides is None or len(problems) > before or row is None or col is None:
-            return None
-        trail = TrailTile(Position(row, col), sides)
-        problems.extend(_check_tile(trail, path))
-        return trail
-    building_id = read_str(obj["building"], (*path, "building"), problems, "a building id", 100)
-    building = None
-    if building_id in failed:
-        return None
-    if building_id is not None:
-        building = catalog.get(building_id)
-        if building is None:
-            problems.append(_unknown_building(building_id, catalog, (*path, "building")))
-    goods = Goods()
-    if obj.get("goods") is not None:
-        goods = read_goods(obj["goods"], (*path, "goods"), problems, MAX_GOODS_COUNT) or goods
-    if building is None or len(problems) > before or row is None or col is None:
-        return None
-    tile = BuildingTile(Position(row, col), building, goods)
-    problems.extend(_check_tile(tile, path))
-    return tile
-
-
-def _coordinate(obj: Mapping[str, Any], key: str, path: Path,
-                problems: list[Problem]) -> int | None:
-    if key not in obj:
-        problems.append(Problem((*path, key), f"give the tile's {key}"))
-        return None
-    return read_int(obj[key], (*path, key), problems, -MAX_COORDINATE, MAX_COORDINATE)
-
-
-def _read_sides(value: object, path: Path, problems: list[Problem]) -> frozenset[Side] | None:
-    items = read_list(value, path, problems, "a list of open sides (N, E, S, W)")
-    if items is None:
-        return None
-    sides: list[Side] = []
-    for i, item in enumerate(items):
-        name = read_choice(item, (*path, i), problems, (s.value for s in SIDES), "a side")
-        if name is None:
-            return None
-        if Side(name) in sides:
-            problems.append(Problem((*path, i), f"side {name} is listed twice"))
-            return None
-        sides.append(Side(name))
-    return frozenset(sides)
+def _check_overlapping(tile: Tile, path: Path, first: int) -> list[Problem]:
+    """A tile at a position an earlier one (``first``) takes: its own numbers, or what it
+    is and where it overlaps."""
+    return _numbers_of(tile, path) or [*_check_kind(tile, path), Problem(path, (
+        f"overlaps tile {first}: both are at row {tile.position.row}, col "
+        f"{tile.position.col}; a position holds one tile"))]
 
 
 def _unknown_building(building_id: str, catalog: Catalog, path: Path) -> Problem:
@@ -208,31 +164,72 @@ def _unknown_building(building_id: str, catalog: Catalog, path: Path) -> Problem
 
 # -- checking a town -------------------------------------------------------------------
 
-def check_town(town: Town) -> list[Problem]:
-    """Every problem with a town's contents; paths index ``town.tiles`` in order."""
+def check_town(town: Town, *, index: Mapping[Position, int] | None = None,
+               complete: bool = True) -> list[Problem]:
+    """Every problem with a town's contents.
+
+    Paths index the tiles in ``index`` (each position's place in the request; by default
+    the order of ``town.tiles``). ``complete=False`` says a reader could not read all of
+    the request into ``town`` (and reported why): the tiles it read are checked, but not
+    the town as a whole, which would only report what is missing. The whole-town checks
+    also wait until every tile is sound.
+    """
     problems: list[Problem] = []
-    index = {position: i for i, position in enumerate(town.tiles)}
-    if not 0 <= town.score_track <= MAX_SCORE_TRACK:
-        problems.append(Problem(("score_track",), f"must be from 0 to {MAX_SCORE_TRACK}; "
-                                f"got {town.score_track}"))
-    if len(town.tiles) > MAX_TILES:
-        problems.append(Problem(("tiles",), f"at most {MAX_TILES} tiles; got "
-                                f"{len(town.tiles)}"))
+    if index is None:
+        index = {position: i for i, position in enumerate(town.tiles)}
+    score_track = out_of_range(town.score_track, ("score_track",), 0, MAX_SCORE_TRACK)
+    if score_track is not None:
+        problems.append(score_track)
+    too_many = _too_many_tiles(len(town.tiles), ())
+    if too_many is not None:
+        problems.append(too_many)
         return problems
     for position, tile in town.tiles.items():
         path: Path = ("tiles", index[position])
         if tile.position != position:
             problems.append(Problem(path, "the tile's position does not match its key"))
-        if max(abs(position.row), abs(position.col)) > MAX_COORDINATE:
-            problems.append(Problem(path, f"row and col must be from {-MAX_COORDINATE} to "
-                                    f"{MAX_COORDINATE}"))
-        problems.extend(_check_tile(tile, path))
-    problems.extend(_check_starting_tile(town, index))
-    problems.extend(_check_one_group(town, index))
+        else:
+            problems.extend(_check_tile(tile, path))
+    if complete and not problems:
+        problems.extend(_check_starting_tile(town, index))
+        problems.extend(_check_one_group(town, index))
     return problems
 
 
+def _too_many_tiles(count: int, path: Path) -> Problem | None:
+    if count <= MAX_TILES:
+        return None
+    return Problem((*path, "tiles"), f"at most {MAX_TILES} tiles; got {count}")
+
+
+def check_position(position: Position, path: Path) -> list[Problem]:
+    """A row or column beyond the table (:data:`MAX_COORDINATE`), as a tile's or a move's."""
+    found = (out_of_range(value, (*path, name), -MAX_COORDINATE, MAX_COORDINATE)
+             for name, value in (("row", position.row), ("col", position.col)))
+    return [problem for problem in found if problem is not None]
+
+
 def _check_tile(tile: Tile, path: Path) -> list[Problem]:
+    """A tile's numbers first; then, if they are sound, what it is."""
+    return _numbers_of(tile, path) or _check_kind(tile, path)
+
+
+def _numbers_of(tile: Tile, path: Path) -> list[Problem]:
+    goods = tile.goods if isinstance(tile, BuildingTile) else NO_GOODS
+    return _check_numbers(tile.position, goods, path)
+
+
+def _check_numbers(position: Position | None, goods: Goods, path: Path) -> list[Problem]:
+    """Where a tile is, and how many goods it holds."""
+    problems = [] if position is None else check_position(position, path)
+    problems.extend(p for good, n in goods.items()
+                    if (p := out_of_range(n, (*path, "goods", good.value), 0,
+                                          MAX_GOODS_COUNT)) is not None)
+    return problems
+
+
+def _check_kind(tile: Tile, path: Path) -> list[Problem]:
+    """A trail's shape, or what a building holds (FF-R19)."""
     if isinstance(tile, BuildingTile):
         return _check_holding(tile, path)
     if trail_shape(tile.sides) is None:
@@ -268,7 +265,7 @@ def _check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
     return problems
 
 
-def _check_starting_tile(town: Town, index: dict[Position, int]) -> list[Problem]:
+def _check_starting_tile(town: Town, index: Mapping[Position, int]) -> list[Problem]:
     problems: list[Problem] = []
     halves: dict[str, list[Position]] = {"forest": [], "mine": []}
     for tile in town.buildings:
@@ -293,7 +290,7 @@ def _check_starting_tile(town: Town, index: dict[Position, int]) -> list[Problem
     return problems
 
 
-def _check_one_group(town: Town, index: dict[Position, int]) -> list[Problem]:
+def _check_one_group(town: Town, index: Mapping[Position, int]) -> list[Problem]:
     """Every tile was placed orthogonally next to the town (FF-R9): one connected group."""
     remaining = set(town.tiles)
     groups: list[list[Position]] = []
@@ -324,39 +321,3 @@ def _check_one_group(town: Town, index: dict[Position, int]) -> list[Problem]:
             + " not touch the rest of the town: every tile is placed orthogonally next "
             f"to a tile of the town ({PLACEMENT_RULE}), so a town is one group")))
     return problems
-
-
-# -- writing a town back ---------------------------------------------------------------
-
-def tile_to_dict(tile: Tile) -> dict[str, Any]:
-    out: dict[str, Any] = {"row": tile.position.row, "col": tile.position.col}
-    if isinstance(tile, TrailTile):
-        out["trail"] = [s.value for s in SIDES if s in tile.sides]
-    else:
-        out["building"] = tile.building.id
-        if tile.goods:
-            out["goods"] = tile.goods.to_dict()
-    return out
-
-
-def town_to_dict(town: Town) -> dict[str, Any]:
-    """The contract's JSON form of ``town`` (request-defined buildings in ``catalog``)."""
-    out: dict[str, Any] = {
-        "variant": town.variant.value,
-        "score_track": town.score_track,
-        "tiles": [tile_to_dict(t) for t in town.tiles.values()],
-    }
-    if town.catalog.requested:
-        out["catalog"] = catalog_to_dict(town.catalog, only_requested=True)
-    return out
-
-
-def parse_position(data: object, path: Path, problems: list[Problem]) -> Position | None:
-    """A position object ``{"row": r, "col": c}`` (as in a move's ``from`` and ``to``)."""
-    obj = read_object(data, path, problems, "a position object {\"row\", \"col\"}")
-    if obj is None:
-        return None
-    unknown_keys(obj, ("row", "col"), path, problems, "a position")
-    row = _coordinate(obj, "row", path, problems)
-    col = _coordinate(obj, "col", path, problems)
-    return Position(row, col) if row is not None and col is not None else None

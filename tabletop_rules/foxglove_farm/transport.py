@@ -14,17 +14,17 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 from .. import verdicts
 from ..game import IllegalMoveError
-from ..problems import InvalidInputError, Path, Problem, quantity
-from ._json import read_good, read_int, read_object, unknown_keys
+from ..problems import Problem, quantity
+from ._json import out_of_range
 from .catalog import MAX_SLOTS
 from .effects import HAULERS_HUT_RULE, Haul
 from .model import BuildingTile, Good, Goods, Position, Town, Variant
-from .routes import Route, route_to_list
-from .town import parse_position, parse_town, town_to_dict
+from .routes import Route
+from .town import check_position
 
 ROUTE_RULE = "FF-R2"
 DESTINATION_RULE = "FF-R3"
@@ -40,11 +40,6 @@ class Move:
     count: int
     origin: Position
     destination: Position
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"good": self.good.value, "count": self.count,
-                "from": {"row": self.origin.row, "col": self.origin.col},
-                "to": {"row": self.destination.row, "col": self.destination.col}}
 
 
 class Reason(enum.StrEnum):
@@ -80,54 +75,15 @@ class MoveCheck:
     def legal(self) -> bool:
         return not self.violations
 
-    def to_dict(self) -> dict[str, Any]:
-        """The contract's answer for ``/transport/validate``."""
-        if self.legal:
-            assert self.town is not None
-            return {"legal": True, "path": route_to_list(self.path),
-                    "town": town_to_dict(self.town)}
-        return {"legal": False, "violations": [
-            {"rule": v.rule, "reason": v.reason.value, "message": v.message,
-             "pointer": v.pointer("move")} for v in self.violations]}
 
-
-def parse_move(data: object, path: Path = ()) -> Move:
-    """A :class:`Move` from ``{"good", "count", "from", "to"}``; raises
-    :class:`InvalidInputError` with paths under ``path`` (``("move",)`` in a request)."""
-    problems: list[Problem] = []
-    obj = read_object(data, (), problems, "a move object")
-    if obj is not None:
-        unknown_keys(obj, ("good", "count", "from", "to"), (), problems, "a move")
-        good = read_good(obj.get("good"), ("good",), problems)
-        count = read_int(obj.get("count", 1), ("count",), problems, 1, MAX_MOVE_COUNT)
-        origin = parse_position(obj.get("from"), ("from",), problems)
-        destination = parse_position(obj.get("to"), ("to",), problems)
-    if problems:
-        raise InvalidInputError([p.under(*path) for p in problems])
-    assert good is not None and count is not None
-    assert origin is not None and destination is not None
-    return Move(good, count, origin, destination)
-
-
-def parse_transport_request(data: object) -> tuple[Town, Move]:
-    """The ``/transport/validate`` body ``{"town", "move"}``, every problem at once."""
-    problems: list[Problem] = []
-    obj = read_object(data, (), problems, "an object with \"town\" and \"move\"")
-    town = move = None
-    if obj is not None:
-        unknown_keys(obj, ("town", "move"), (), problems, "a transport request")
-        try:
-            town = parse_town(obj.get("town"), path=("town",))
-        except InvalidInputError as error:
-            problems.extend(error.problems)
-        try:
-            move = parse_move(obj.get("move"), path=("move",))
-        except InvalidInputError as error:
-            problems.extend(error.problems)
-    if problems:
-        raise InvalidInputError(problems)
-    assert town is not None and move is not None
-    return town, move
+def check_move_input(move: Move) -> list[Problem]:
+    """What is wrong with a move as written, whatever the town: its count (1 to
+    :data:`MAX_MOVE_COUNT`) and rows and columns beyond the table. Paths are the move's
+    JSON form (``("from", "row")``); :func:`check_move` takes a move this accepts."""
+    problems = check_position(move.origin, ("from",)) + check_position(move.destination,
+                                                                        ("to",))
+    count = out_of_range(move.count, ("count",), 1, MAX_MOVE_COUNT)
+    return problems if count is None else [count, *problems]
 
 
 def free_slots(town: Town, position: Position) -> int:

@@ -10,6 +10,7 @@ from tabletop_rules.foxglove_farm import (
     parse_town,
     rank_towns,
     ranking_to_dict,
+    score_to_dict,
     score_town,
     town_to_dict,
 )
@@ -110,7 +111,7 @@ def test_production_effects_do_not_score_at_the_end():
 
 
 def test_score_answer_shape():
-    answer = score_town(town(b(1, 0, "ranch", sheep=8), score_track=64)).to_dict()
+    answer = score_to_dict(score_town(town(b(1, 0, "ranch", sheep=8), score_track=64)))
     assert answer["total"] == 94 and answer["score_track"] == 64
     assert answer["end_game_points"] == 30 and answer["goods_remaining"] == 8
     assert answer["tile_count"] == 3

@@ -1,0 +1,338 @@
+"""Foxglove Farm in the contract's JSON form, for library users and tests.
+
+The readers (:func:`parse_town`, :func:`parse_move`, :func:`parse_transport_request`,
+:func:`parse_players`) report what the JSON itself gets wrong (a wrong type, an unknown
+field or name), then hand what they read to the rules' checks (:func:`.check_town`,
+:func:`.check_move_input`, :func:`.check_players`), so a town read here and one read
+from protobuf by the engine are refused for the same reasons, at the same paths. Each
+raises :class:`InvalidInputError` listing every problem. The writers give answers back in
+the contract's form. The service does not come this way: the engine reads protobuf.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..problems import InvalidInputError, Path, Problem
+from ._json import (
+    read_choice,
+    read_good,
+    read_goods,
+    read_list,
+    read_object,
+    read_str,
+    read_whole,
+    unknown_keys,
+)
+from .catalog import Catalog, builtin_catalog
+from .catalog_format import catalog_to_dict
+from .model import (
+    MAX_SCORE_TRACK,
+    SIDES,
+    BuildingTile,
+    Good,
+    Goods,
+    Position,
+    Side,
+    Tile,
+    TrailTile,
+    Town,
+    Variant,
+)
+from .ranking import Ranking, check_players, seats_problem
+from .routes import route_to_list
+from .scoring import TownScore
+from .town import (
+    MAX_COORDINATE,
+    MAX_GOODS_COUNT,
+    ONE_KIND,
+    TRAIL_HOLDS_NO_GOODS,
+    Unread,
+    check_town,
+    find_building,
+    read_tiles,
+    town_catalog,
+    trail_sides,
+)
+from .transport import MAX_MOVE_COUNT, Move, MoveCheck, check_move_input
+
+_TOWN_FIELDS = ("variant", "score_track", "tiles", "catalog")
+_TILE_FIELDS = ("row", "col", "building", "trail", "goods")
+_MOVE_FIELDS = ("good", "count", "from", "to")
+_NOWHERE = Position(0, 0)
+"""Stands in for a position that could not be read (its problem already refuses it)."""
+
+
+def _raise(problems: list[Problem], path: Path) -> None:
+    if problems:
+        raise InvalidInputError([p.under(*path) for p in problems])
+
+
+# -- towns ----------------------------------------------------------------------------
+
+def parse_town(data: object, *, catalog: Catalog | None = None, path: Path = ()) -> Town:
+    """A checked :class:`Town` from the contract's JSON form.
+
+    ``catalog`` is the base catalog (the built-in one by default); the town's own
+    ``catalog`` field adds to or overrides it. ``path`` prefixes every Problem's path
+    (``("town",)`` for a town nested in a request).
+    """
+    problems: list[Problem] = []
+    read = _read_town(data, catalog if catalog is not None else builtin_catalog(), problems)
+    if read is not None:
+        town, index = read
+        problems.extend(check_town(town, index=index, complete=not problems))
+    _raise(problems, path)
+    assert read is not None
+    return read[0]
+
+
+def _read_town(data: object, base: Catalog, problems: list[Problem]
+               ) -> tuple[Town, dict[Position, int]] | None:
+    obj = read_object(data, (), problems, "a town object")
+    if obj is None:
+        return None
+    unknown_keys(obj, _TOWN_FIELDS, (), problems, "a town")
+    variant = read_choice(obj.get("variant", "standard"), ("variant",), problems,
+                          (v.value for v in Variant), "a variant")
+    score_track = read_whole(obj.get("score_track", 0), ("score_track",), problems, 0,
+                             MAX_SCORE_TRACK)
+    catalog, refused = town_catalog(obj.get("catalog"), base, (), problems)
+    if "tiles" not in obj:
+        problems.append(Problem(("tiles",), "list the town's tiles (at least the starting "
+                                "tile's forest and mine)"))
+        return None
+    raw_tiles = read_list(obj["tiles"], ("tiles",), problems, "a list of tiles")
+    if raw_tiles is None:
+        return None
+    tiles, index = read_tiles(
+        raw_tiles, lambda raw, path: _read_tile(raw, path, catalog, refused, problems), (),
+        problems)
+    return Town(tiles, catalog, Variant(variant or Variant.STANDARD.value),
+                score_track or 0), index
+
+
+def _read_tile(raw: object, path: Path, catalog: Catalog, refused: frozenset[str],
+               problems: list[Problem]) -> Tile | Unread | None:
+    obj = read_object(raw, path, problems, "a tile object")
+    if obj is None:
+        return None
+    before = len(problems)
+    unknown_keys(obj, _TILE_FIELDS, path, problems, "a tile")
+    position = _read_position(obj, path, problems)
+    has_building, has_trail = "building" in obj, "trail" in obj
+    if has_building == has_trail:
+        problems.append(Problem(path, ONE_KIND + (", not both" if has_building else "")))
+        return Unread(position)
+    if has_trail:
+        sides = _read_sides(obj["trail"], (*path, "trail"), problems)
+        if "goods" in obj and obj["goods"] not in (None, {}):
+            problems.append(Problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS))
+        if sides is None or len(problems) > before or position is None:
+            return Unread(position)
+        return TrailTile(position, sides)
+    building_id = read_str(obj["building"], (*path, "building"), problems, "a building id",
+                           max_length=None)
+    building = None if building_id is None else find_building(
+        building_id, catalog, refused, (*path, "building"), problems)
+    if building_id in refused:  # its definition's problems say it all
+        return Unread(position)
+    goods = Goods()
+    if obj.get("goods") is not None:
+        goods = read_goods(obj["goods"], (*path, "goods"), problems, MAX_GOODS_COUNT,
+                           ranged=False) or goods
+    if building is None or len(problems) > before or position is None:
+        return Unread(position, goods)
+    return BuildingTile(position, building, goods)
+
+
+def _read_sides(value: object, path: Path, problems: list[Problem]) -> frozenset[Side] | None:
+    items = read_list(value, path, problems, "a list of open sides (N, E, S, W)")
+    if items is None:
+        return None
+    sides: list[Side] = []
+    for i, item in enumerate(items):
+        name = read_choice(item, (*path, i), problems, (s.value for s in SIDES), "a side")
+        if name is None:
+            return None
+        sides.append(Side(name))
+    return trail_sides(sides, path, problems)
+
+
+def _read_position(obj: Mapping[str, Any], path: Path, problems: list[Problem]
+                   ) -> Position | None:
+    """``row`` and ``col`` of ``obj`` (a tile or a position object)."""
+    row, col = (_coordinate(obj, key, path, problems) for key in ("row", "col"))
+    return Position(row, col) if row is not None and col is not None else None
+
+
+def _coordinate(obj: Mapping[str, Any], key: str, path: Path,
+                problems: list[Problem]) -> int | None:
+    if key not in obj:
+        problems.append(Problem((*path, key), f"give the tile's {key}"))
+        return None
+    return read_whole(obj[key], (*path, key), problems, -MAX_COORDINATE, MAX_COORDINATE)
+
+
+def parse_position(data: object, path: Path, problems: list[Problem]) -> Position | None:
+    """A position object ``{"row": r, "col": c}`` (as in a move's ``from`` and ``to``);
+    its range is :func:`.check_position`'s to judge."""
+    obj = read_object(data, path, problems, "a position object {\"row\", \"col\"}")
+    if obj is None:
+        return None
+    unknown_keys(obj, ("row", "col"), path, problems, "a position")
+    return _read_position(obj, path, problems)
+
+
+def tile_to_dict(tile: Tile) -> dict[str, Any]:
+    out: dict[str, Any] = {"row": tile.position.row, "col": tile.position.col}
+    if isinstance(tile, TrailTile):
+        out["trail"] = [s.value for s in SIDES if s in tile.sides]
+    else:
+        out["building"] = tile.building.id
+        if tile.goods:
+            out["goods"] = tile.goods.to_dict()
+    return out
+
+
+def town_to_dict(town: Town) -> dict[str, Any]:
+    """The contract's JSON form of ``town`` (request-defined buildings in ``catalog``)."""
+    out: dict[str, Any] = {
+        "variant": town.variant.value,
+        "score_track": town.score_track,
+        "tiles": [tile_to_dict(t) for t in town.tiles.values()],
+    }
+    if town.catalog.requested:
+        out["catalog"] = catalog_to_dict(town.catalog, only_requested=True)
+    return out
+
+
+def score_to_dict(score: TownScore) -> dict[str, Any]:
+    """The contract's answer for ``/score``."""
+    return {"total": score.total, "score_track": score.score_track,
+            "end_game_points": score.end_game_points,
+            "end_game": [{"building": e.building, "row": e.row, "col": e.col,
+                          "points": e.points, "explanation": e.explanation, "rule": e.rule}
+                         for e in score.end_game],
+            "goods_remaining": score.goods_remaining, "tile_count": score.tile_count}
+
+
+# -- transports -----------------------------------------------------------------------
+
+def parse_move(data: object, path: Path = ()) -> Move:
+    """A :class:`Move` from ``{"good", "count", "from", "to"}`` (``count`` defaults to 1);
+    paths under ``path`` (``("move",)`` in a request)."""
+    problems: list[Problem] = []
+    move = _read_move(data, problems)
+    if move is not None:
+        problems.extend(check_move_input(move))
+    _raise(problems, path)
+    assert move is not None
+    return move
+
+
+def _read_move(data: object, problems: list[Problem]) -> Move | None:
+    """The move as written; a part that cannot be read stands in with a placeholder, so
+    the rules still check the rest."""
+    obj = read_object(data, (), problems, "a move object")
+    if obj is None:
+        return None
+    unknown_keys(obj, _MOVE_FIELDS, (), problems, "a move")
+    good = read_good(obj.get("good"), ("good",), problems) or Good.WOOD
+    count = read_whole(obj.get("count", 1), ("count",), problems, 1, MAX_MOVE_COUNT)
+    origin, destination = (parse_position(obj.get(key), (key,), problems) or _NOWHERE
+                           for key in ("from", "to"))
+    return Move(good, 1 if count is None else count, origin, destination)
+
+
+def parse_transport_request(data: object) -> tuple[Town, Move]:
+    """The ``/transport/validate`` body ``{"town", "move"}``, every problem at once."""
+    problems: list[Problem] = []
+    obj = read_object(data, (), problems, "an object with \"town\" and \"move\"")
+    town = move = None
+    if obj is not None:
+        unknown_keys(obj, ("town", "move"), (), problems, "a transport request")
+        try:
+            town = parse_town(obj.get("town"), path=("town",))
+        except InvalidInputError as error:
+            problems.extend(error.problems)
+        try:
+            move = parse_move(obj.get("move"), path=("move",))
+        except InvalidInputError as error:
+            problems.extend(error.problems)
+    _raise(problems, ())
+    assert town is not None and move is not None
+    return town, move
+
+
+def move_to_dict(move: Move) -> dict[str, Any]:
+    return {"good": move.good.value, "count": move.count,
+            "from": {"row": move.origin.row, "col": move.origin.col},
+            "to": {"row": move.destination.row, "col": move.destination.col}}
+
+
+def move_check_to_dict(check: MoveCheck) -> dict[str, Any]:
+    """The contract's answer for ``/transport/validate``."""
+    if check.legal:
+        assert check.town is not None
+        return {"legal": True, "path": route_to_list(check.path),
+                "town": town_to_dict(check.town)}
+    return {"legal": False, "violations": [
+        {"rule": v.rule, "reason": v.reason.value, "message": v.message,
+         "pointer": v.pointer("move")} for v in check.violations]}
+
+
+# -- ranking --------------------------------------------------------------------------
+
+def parse_players(data: object, *, catalog: Catalog | None = None) -> list[tuple[str, Town]]:
+    """The ``/rank`` body ``{"players": [{"name", "town"}, ...]}`` (1 to 4 players with
+    distinct names)."""
+    problems: list[Problem] = []
+    obj = read_object(data, (), problems, "an object with \"players\"")
+    items = read_list(obj.get("players"), ("players",), problems, "a list of players") \
+        if obj is not None else None
+    if obj is not None:
+        unknown_keys(obj, ("players",), (), problems, "a rank request")
+    names: list[str | None] = []
+    players: list[tuple[str, Town]] = []
+    read_towns = items is not None and seats_problem(len(items)) is None
+    for i, item in enumerate(items or ()):
+        path = ("players", i)
+        entry = read_object(item, path, problems, "a player object {\"name\", \"town\"}")
+        if entry is None:
+            names.append(None)
+            continue
+        unknown_keys(entry, ("name", "town"), path, problems, "a player")
+        name = read_str(entry.get("name"), (*path, "name"), problems, "a name",
+                        max_length=None)
+        names.append(name)
+        if not read_towns:
+            continue
+        try:
+            town = parse_town(entry.get("town"), catalog=catalog, path=(*path, "town"))
+        except InvalidInputError as error:
+            problems.extend(error.problems)
+            continue
+        if name is not None:
+            players.append((name, town))
+    if items is not None:
+        problems.extend(check_players(names))
+    _raise(problems, ())
+    return players
+
+
+def ranking_to_dict(ranking: Ranking) -> dict[str, Any]:
+    """The contract's answer for ``/rank``."""
+    return {"standings": [{"name": s.name, "total": s.score.total,
+                           "goods_remaining": s.score.goods_remaining,
+                           "tile_count": s.score.tile_count, "place": s.place}
+                          for s in ranking.standings],
+            "winners": list(ranking.winners)}
+
+
+__all__ = [
+    "move_check_to_dict", "move_to_dict", "parse_move", "parse_players",
+    "parse_position", "parse_town", "parse_transport_request", "ranking_to_dict",
+    "score_to_dict", "tile_to_dict", "town_to_dict",
+]
