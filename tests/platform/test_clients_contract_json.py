@@ -82,7 +82,7 @@ def test_kuly_transports_read_as_the_gateway_reads_them() -> None:
     assert not to_message(transport_pb2.Move, one).HasField("count")  # as the gateway leaves it
 
 
-@settings(max_examples=60, deadline=None)
+@settings(deadline=None)
 @given(boards=st.lists(board, min_size=1, max_size=4))
 def test_random_boards_and_rankings_agree(boards: list[dict[str, Any]]) -> None:
     assert_agree(dfm_schemas.BoardSchema(), board_pb2.Board,
@@ -92,7 +92,7 @@ def test_random_boards_and_rankings_agree(boards: list[dict[str, Any]]) -> None:
             == dfm_schemas.RankRequestSchema().load(request))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(deadline=None)
 @given(town=town_dicts(max_tiles=16))
 def test_random_towns_and_rankings_agree(town: dict[str, Any]) -> None:
     assert_agree(ff_schemas.TownSchema(), town_pb2.Town, town)
@@ -110,7 +110,7 @@ moves = st.one_of(
     st.builds(lambda tiles: {"action": "reveal", "tiles": tiles}, st.lists(food_tile)))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(deadline=None)
 @given(log=st.lists(moves, max_size=6), first_player=st.integers(0, 1))
 def test_setups_and_moves_agree(log: list[dict[str, Any]], first_player: int) -> None:
     """A setup's boards may leave out their grids; moves of every action."""

@@ -26,6 +26,7 @@ same protobuf request, and both answer the same JSON.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any, TypeVar, cast
 
 from google.protobuf import json_format
@@ -132,10 +133,9 @@ def _load(value: Json, descriptor: Descriptor, path: tuple[str | int, ...]) -> J
         value, member = _untag(value, descriptor, path)
         inline.add(member)
     value = LOAD_DEFAULTS.get(name, dict)(value)
-    fields = {CONTRACT_NAMES.get(f.name, f.name): f for f in descriptor.fields}
     loaded = {}
     for key, item in value.items():
-        field = fields.get(key)
+        field = _contract_fields(descriptor).get(key)
         if field is None:
             raise _invalid((*path, key), "not a field here; check the spelling against "
                                          "the contract")
@@ -145,10 +145,15 @@ def _load(value: Json, descriptor: Descriptor, path: tuple[str | int, ...]) -> J
     return loaded
 
 
+@cache
+def _contract_fields(descriptor: Descriptor) -> dict[str, FieldDescriptor]:
+    return {CONTRACT_NAMES.get(f.name, f.name): f for f in descriptor.fields}
+
+
 def _untag(value: dict[str, Json], descriptor: Descriptor, path: tuple[str | int, ...]
            ) -> tuple[dict[str, Json], str]:
     """``{"type": "majority", "points": 3, "ingredient": "egg"}`` as
-    ``{"points": 3, "majority": {"type": ..., "ingredient": "egg"}}``, and the member."""
+    ``{"points": 3, "majority": {"ingredient": "egg"}}``, and the member's name."""
     tag, oneof = TAGGED[descriptor.full_name]
     members = [f.name for f in descriptor.oneofs_by_name[oneof].fields]
     kind = value.get(tag)
@@ -245,6 +250,7 @@ def _dump_one(value: Json, field: FieldDescriptor) -> Json:
     return value
 
 
+@cache
 def _enum_names(enum: EnumDescriptor) -> dict[str, str | None]:
     """Each value's protobuf name -> its contract name (``None`` for the zero value)."""
     prefix = "".join(f"_{c}" if c.isupper() and i else c
