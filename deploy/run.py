@@ -38,9 +38,13 @@ def main() -> int:
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
-    stack = Stack.start(str(python), env, echo=True, nginx=nginx,
-                        bind=env.get("REFEREE_GATEWAY_BIND", "127.0.0.1:8080"),
-                        engine_address=env.get("REFEREE_ENGINE_ADDRESS", "127.0.0.1:50051"))
+    try:
+        stack = Stack.start(str(python), env, echo=True, nginx=nginx,
+                            bind=env.get("REFEREE_GATEWAY_BIND", "127.0.0.1:8080"),
+                            engine_address=env.get("REFEREE_ENGINE_ADDRESS", "127.0.0.1:50051"))
+    except RuntimeError as error:  # a process that did not start (a port taken, ...)
+        print(f"referee: could not start: {error}", file=sys.stderr, flush=True)
+        return 1
     print(f"referee: engine on {stack.engine_address}, gateway on {stack.url} "
           f"(docs at {stack.url}/v1/docs); Ctrl-C stops them", flush=True)
     while not stop and stack.running():

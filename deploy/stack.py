@@ -113,17 +113,15 @@ def start_gunicorn(python: str, env: Mapping[str, str], engine_address: str, bin
 
 def start_proxy(nginx: str, settings: proxy.ProxySettings, runtime: Path,
                 env: Mapping[str, str], *, echo: bool = False) -> Process:
-    """nginx with ``settings``, once it accepts connections."""
+    """nginx with ``settings``, once it listens: it writes its pid file only after it has
+    bound its port (a connection test could reach another server on a taken port)."""
     config = proxy.render(settings, runtime)
     process = Process.start(proxy.command(nginx, config), env, echo=echo)
-    host, port = settings.listen.rsplit(":", 1)
     deadline = time.monotonic() + START_TIMEOUT_SECONDS
     while process.popen.poll() is None and time.monotonic() < deadline:
-        try:
-            socket.create_connection((host, int(port)), timeout=1).close()
+        if (runtime / "nginx.pid").exists():
             return process
-        except OSError:
-            time.sleep(0.05)
+        time.sleep(0.05)
     process.stop()
     raise RuntimeError("nginx did not start:\n" + "".join(process.lines))
 
