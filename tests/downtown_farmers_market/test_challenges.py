@@ -28,9 +28,8 @@ from tabletop_rules.downtown_farmers_market import (
 )
 
 from tabletop_rules.downtown_farmers_market.challenges import most_sets
+from tabletop_rules.downtown_farmers_market.json_form import board_from_dict
 from tabletop_rules.downtown_farmers_market.model import INGREDIENTS
-
-from .boards import load_board
 
 BREAD, CARROT, CORN, CHEESE, MILK, EGG = Ingredient
 
@@ -164,7 +163,7 @@ def test_repeats_on_one_tile_are_counted() -> None:
 def young_shopper_row(*tiles: list[str] | None) -> tuple[bool, int, str]:
     """(met, points, rule) of the top row of a Young Shopper board holding only ``tiles``."""
     grid = [list(tiles)] + [[None] * 4 for _ in range(3)]
-    verdict = score_board(load_board({"mode": "young_shopper", "grid": grid})).rows[0].verdict
+    verdict = score_board(board_from_dict({"mode": "young_shopper", "grid": grid})).rows[0].verdict
     return verdict.met, verdict.points, verdict.rule
 
 
@@ -185,7 +184,7 @@ def test_young_shopper_empty_line_scores_nothing() -> None:
 
 def young_shopper_explanation(*tiles: list[str] | None) -> str:
     grid = [list(tiles)] + [[None] * 4 for _ in range(3)]
-    return score_board(load_board({"mode": "young_shopper", "grid": grid})).rows[0].verdict.explanation
+    return score_board(board_from_dict({"mode": "young_shopper", "grid": grid})).rows[0].verdict.explanation
 
 
 @pytest.mark.parametrize(("tiles", "explanation"), [
@@ -217,7 +216,7 @@ def test_incomplete_board_is_scored_as_it_stands() -> None:
             {"type": "forbidden", "ingredients": ["egg"], "points": 6}],
         "grid": [[None] * 4, [["egg", "egg"], None, None, None], [None] * 4, [None] * 4],
     }
-    score = score_board(load_board(board))
+    score = score_board(board_from_dict(board))
     assert [line.points for line in score.rows] == [4, 3, 0, 0]
     assert [line.points for line in score.columns] == [2, 0, 0, 6]
     assert (score.total, score.challenges_met, score.best_challenge_points) == (15, 4, 6)

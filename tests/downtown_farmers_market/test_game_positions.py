@@ -24,8 +24,9 @@ from tabletop_rules.downtown_farmers_market import (
     legal_moves,
     validate,
 )
+from tabletop_rules.downtown_farmers_market.json_form import board_from_dict
 
-from .boards import DATA_DIR, load_board
+from .boards import DATA_DIR
 
 POSITIONS = sorted((DATA_DIR / "positions").glob("*.json"))
 
@@ -35,7 +36,7 @@ def load_state(data: dict[str, Any]) -> GameState:
     return GameState(
         rules_version=data["rules_version"],
         mode=Mode(data["mode"]),
-        players=tuple(Player(p["name"], load_board(p["board"])) for p in data["players"]),
+        players=tuple(Player(p["name"], board_from_dict(p["board"])) for p in data["players"]),
         face_up=tuple(FoodTile.of(*t) for t in data["face_up"]),
         pile_count=data["pile_count"],
         discards=tuple(FoodTile.of(*t) for t in data["discards"]),

@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 
 from tabletop_rules.downtown_farmers_market import rank_boards
+from tabletop_rules.downtown_farmers_market.json_form import players_from_list
 from tabletop_rules.problems import InvalidInputError
 
-from .boards import JsonDict, core_rank, load_players
+from .boards import JsonDict, core_rank
 
 NO_EGG = {"type": "forbidden", "ingredients": ["egg"]}
 NO_BREAD = {"type": "forbidden", "ingredients": ["bread"], "points": 7}
@@ -82,6 +83,6 @@ def test_mixed_modes_are_refused_at_each_odd_board() -> None:
                {"name": "Cy", "board": standard(2)},
                {"name": "Di", "board": young_shopper()}]
     with pytest.raises(InvalidInputError) as raised:
-        rank_boards(load_players(request))
+        rank_boards(players_from_list(request))
     assert [p.path for p in raised.value.problems] == [
         ("players", 1, "board", "mode"), ("players", 3, "board", "mode")]

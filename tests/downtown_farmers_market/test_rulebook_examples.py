@@ -13,9 +13,10 @@ from collections.abc import Callable
 import pytest
 
 from tabletop_rules.downtown_farmers_market import check_board
+from tabletop_rules.downtown_farmers_market.json_form import board_from_dict
 
 from . import reference
-from .boards import JsonDict, core_score, load_board, read_data
+from .boards import JsonDict, core_score, read_data
 
 EXAMPLES = ("rulebook_standard_example.json", "rulebook_young_shopper_example.json")
 SCORERS: dict[str, Callable[[JsonDict], JsonDict]] = {
@@ -24,7 +25,7 @@ SCORERS: dict[str, Callable[[JsonDict], JsonDict]] = {
 
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_golden_board_is_well_formed(example: str) -> None:
-    assert check_board(load_board(read_data(example)["board"])) == []
+    assert check_board(board_from_dict(read_data(example)["board"])) == []
 
 
 @pytest.mark.parametrize("scorer", SCORERS)

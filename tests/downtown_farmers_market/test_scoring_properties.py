@@ -21,8 +21,9 @@ from tabletop_rules.downtown_farmers_market import (
     rank_boards,
     tie_break_key,
 )
+from tabletop_rules.downtown_farmers_market.json_form import players_from_list
 
-from .boards import JsonDict, core_score, load_players
+from .boards import JsonDict, core_score
 from .random_boards import boards, players, random_tile
 from .reference import SIX
 
@@ -165,7 +166,7 @@ def test_majority_is_met_exactly_when_one_ingredient_leads(line: list[Ingredient
 
 @given(players())
 def test_places_are_monotone(request: list[JsonDict]) -> None:
-    standings = rank_boards(load_players(request)).standings
+    standings = rank_boards(players_from_list(request)).standings
     keys = [tie_break_key(s.score) for s in standings]
     assert standings[0].place == 1
     for position, (standing, key) in enumerate(zip(standings, keys, strict=True)):

@@ -20,9 +20,10 @@ from tabletop_rules.downtown_farmers_market import (
     check_players,
     validate_board,
 )
+from tabletop_rules.downtown_farmers_market.json_form import board_from_dict, players_from_list
 from tabletop_rules.problems import InvalidInputError, Path
 
-from .boards import JsonDict, load_board, load_players, read_data
+from .boards import JsonDict, read_data
 
 Edit = Callable[[JsonDict], object]
 
@@ -33,7 +34,7 @@ def golden() -> JsonDict:
 
 
 def paths(board: JsonDict) -> list[Path]:
-    return [problem.path for problem in check_board(load_board(board))]
+    return [problem.path for problem in check_board(board_from_dict(board))]
 
 
 def set_grid(r: int, c: int, tile: list[str] | None) -> Edit:
@@ -78,7 +79,7 @@ ONE_PROBLEM: list[tuple[str, Edit, Path]] = [
 def test_one_problem_at_its_path(edit: Edit, path: Path) -> None:
     board = golden()
     edit(board)
-    problems = check_board(load_board(board))
+    problems = check_board(board_from_dict(board))
     assert [p.path for p in problems] == [path]
     assert problems[0].message
 
@@ -100,7 +101,7 @@ def test_limits_are_accepted(edit: Edit) -> None:
 def test_too_many_sets_names_the_limit() -> None:
     board = golden()
     board[ROW][2]["sets"] = [["bread"], []] * 100
-    [problem] = check_board(load_board(board))
+    [problem] = check_board(board_from_dict(board))
     assert problem.path == (ROW, 2, "sets")
     assert problem.message == "at most 12 sets (the limit); got 200"
 
@@ -122,7 +123,7 @@ def test_every_problem_is_reported_at_once() -> None:
 
 def test_exact_count_listing_an_ingredient_twice() -> None:
     """A JSON object cannot repeat a key, but a Board built in Python can."""
-    board = load_board(golden())
+    board = board_from_dict(golden())
     twice = ExactCount(((Ingredient.CORN, 2), (Ingredient.CORN, 1)), 6)
     columns = (board.column_challenges[0], twice, *board.column_challenges[2:])
     board = dataclasses.replace(board, column_challenges=columns)
@@ -141,12 +142,12 @@ def test_validate_board_raises_with_every_pointer() -> None:
     board["grid"][1][2] = []
     board[ROW][3]["points"] = 101
     with pytest.raises(InvalidInputError) as raised:
-        validate_board(load_board(board))
+        validate_board(board_from_dict(board))
     assert [p.pointer for p in raised.value.problems] == ["/grid/1/2", "/row_challenges/3/points"]
 
 
 def test_validate_board_returns_a_good_board() -> None:
-    board = load_board(golden())
+    board = board_from_dict(golden())
     assert validate_board(board) is board
 
 
@@ -155,7 +156,7 @@ def players(*names: str) -> list[JsonDict]:
 
 
 def player_paths(request: list[JsonDict]) -> list[Path]:
-    return [problem.path for problem in check_players(load_players(request))]
+    return [problem.path for problem in check_players(players_from_list(request))]
 
 
 @pytest.mark.parametrize(("request_players", "expected"), [
