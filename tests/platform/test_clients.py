@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
 from werkzeug.serving import make_server
 
 from api_gateway import create_app
@@ -23,7 +24,8 @@ from referee.downtown_farmers_market.v1 import board_pb2, game_pb2, scoring_pb2
 from referee.foxglove_farm.v1 import planning_pb2, town_pb2
 from referee.foxglove_farm.v1 import scoring_pb2 as ff_scoring_pb2
 
-from ..sample_boards import SIMPLE_BOARD, SIMPLE_BOARD_TOTAL
+from ..foxglove_farm.towns import town_dicts
+from ..sample_boards import SIMPLE_BOARD, SIMPLE_BOARD_TOTAL, board
 from .foxglove_towns import KULY, RANCH
 
 REPO = Path(__file__).resolve().parents[2]
@@ -107,6 +109,16 @@ def test_foxglove_farm_answers_the_same_json_over_both(rest: RestClient,
     refused = over_grpc.validate_transport(town, KULY["transportation"][0]["move"])
     assert refused == over_rest.validate_transport(town, KULY["transportation"][0]["move"])
     assert not refused["legal"] and refused["violations"][0]["pointer"].startswith("/move")
+
+
+@settings(max_examples=30, deadline=None)
+@given(board=board, town=town_dicts(max_tiles=12))
+def test_random_boards_and_towns_score_the_same_over_both(
+        rest: RestClient, grpc_client: GrpcClient, board: dict[str, Any],
+        town: dict[str, Any]) -> None:
+    assert (grpc_client.downtown_farmers_market.score_board(board)
+            == rest.downtown_farmers_market.score_board(board))
+    assert grpc_client.foxglove_farm.score_town(town) == rest.foxglove_farm.score_town(town)
 
 
 def test_final_round_plans_agree(rest: RestClient, grpc_client: GrpcClient) -> None:
