@@ -232,6 +232,17 @@ def packed_town(columns: int = 30, score_track: int = 10) -> dict[str, Any]:
     return {**block, "score_track": score_track, "tiles": tiles}
 
 
+def generated_packed_town(seed: int) -> dict[str, Any]:
+    """A packed 120-tile expert town from the planner's own generator
+    (``tests/foxglove_farm/packed_towns.py``) where it is importable, else the repeated
+    reproducer with another score track."""
+    try:
+        from ..foxglove_farm.packed_towns import packed_town as planners_packed_town
+        return planners_packed_town(seed, 120, "expert", 2)
+    except Exception:  # noqa: BLE001 - absent (the landed main) or changed: ours instead
+        return packed_town(score_track=seed)
+
+
 def misspelt_town(tiles: int = 120) -> dict[str, Any]:
     """``tiles`` tiles (the limit), every building misspelt, every other one with a long
     name (the problems' details quote it: the largest list the engine can send)."""
@@ -684,6 +695,7 @@ BOUNDED_INPUTS = {
     "dfm-per-set-worst-within-limits": (SCORE, worst_per_set_board, 200),
     "ff-plan-packed-expert-16-tiles": (PLAN, _packed_16, 200),
     "ff-plan-packed-120-tiles": (PLAN, packed_town, 200),
+    "ff-plan-packed-120-tiles-generated": (PLAN, lambda: generated_packed_town(1), 200),
 }
 
 
