@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tabletop_rules.foxglove_farm import (
+    check_players,
     end_game_points,
     parse_players,
     parse_town,
@@ -192,3 +193,12 @@ def test_parse_players_problems(body, path):
     with pytest.raises(InvalidInputError) as error:
         parse_players(body)
     assert path in [p.path for p in error.value.problems]
+
+
+def test_check_players_judges_names_however_they_were_read():
+    problems = check_players(["Ana", "Ana", " ", None, "x" * 101][:4])
+    assert [(p.path, p.message) for p in problems] == [
+        (("players", 1, "name"), "'Ana' is named twice; give each player a distinct name"),
+        (("players", 2, "name"), "a name has 1 to 100 characters")]
+    assert [p.path for p in check_players(["x" * 101])] == [("players", 0, "name")]
+    assert [p.message for p in check_players([])] == ["rank 1 to 4 players; got 0"]

@@ -4,11 +4,13 @@ import pytest
 from hypothesis import given
 
 from tabletop_rules.foxglove_farm import (
+    BuildingTile,
     Good,
     Goods,
     Position,
     Side,
     TrailShape,
+    Town,
     TrailTile,
     Variant,
     check_town,
@@ -241,3 +243,40 @@ def test_every_problem_at_once_and_nested_paths():
         ("players", 1, "town", "tiles", 2, "goods", "wood"),
         ("players", 1, "town", "tiles", 3, "trail")}
     assert {p.pointer for p in problems} >= {"/players/1/town/tiles/3/trail"}
+
+
+# -- the rules' check, whoever built the town -----------------------------------------
+
+def test_check_town_judges_a_town_built_directly():
+    """What a reader refuses is the rules' to judge: the same problems for a town built
+    in code, so no reader is trusted to have checked for it."""
+    built = town(b(1, 0, "ranch"))
+    tiles = dict(built.tiles)
+    ranch = tiles.pop(Position(1, 0))
+    tiles[Position(1001, 0)] = BuildingTile(Position(1001, 0), ranch.building, Goods(sheep=-1))
+    problems = check_town(Town(tiles, built.catalog, built.variant, score_track=-2))
+    assert {(p.path, p.message) for p in problems} == {
+        (("score_track",), "must be from 0 to 10000; got -2"),
+        (("tiles", 2, "row"), "must be from -1000 to 1000; got 1001"),
+        (("tiles", 2, "goods", "sheep"), "must be from 0 to 1000; got -1")}
+
+
+def test_a_partly_read_town_is_checked_without_its_whole():
+    """A reader that could not read every tile says so: the tiles it read are checked,
+    the starting tile and the one group are not (they would report what is missing)."""
+    forest_only = town(b(0, 0, "forest"), b(0, 1, "mine"), start=False)
+    tiles = {p: tile for p, tile in forest_only.tiles.items() if p == Position(0, 0)}
+    partial = Town(tiles, forest_only.catalog)
+    assert "no mine" in check_town(partial)[0].message
+    assert check_town(partial, complete=False) == []
+    assert check_town(partial, index={Position(0, 0): 7}, complete=False) == []
+
+
+def test_paths_follow_the_request_s_index():
+    read = town(b(1, 0, "ranch"))
+    ranch = read.building_at(Position(1, 0))
+    tiles = {**read.tiles, ranch.position: BuildingTile(ranch.position, ranch.building,
+                                                        Goods(wood=1))}
+    index = {position: 10 + i for i, position in enumerate(tiles)}
+    (found,) = check_town(Town(tiles, read.catalog), index=index)
+    assert found.path == ("tiles", 12, "goods", "wood")

@@ -15,6 +15,7 @@ from tabletop_rules.foxglove_farm import (
     apply_move,
     check_haul,
     check_move,
+    check_move_input,
     check_town,
     free_slots,
     move_check_to_dict,
@@ -192,6 +193,15 @@ def test_parse_move_problems(data, path):
     with pytest.raises(InvalidInputError) as error:
         parse_move(data, path=("move",))
     assert [p.path for p in error.value.problems] == [path]
+
+
+def test_check_move_input_judges_a_move_built_directly():
+    problems = check_move_input(Move(Good.WOOD, 0, P(2000, 0), P(0, -1001)))
+    assert [(p.path, p.message) for p in problems] == [
+        (("count",), "must be from 1 to 30; got 0"),
+        (("from", "row"), "must be from -1000 to 1000; got 2000"),
+        (("to", "col"), "must be from -1000 to 1000; got -1001")]
+    assert check_move_input(move("wood", 30, (0, 0), (1, 0))) == []
 
 
 def test_parse_transport_request_reports_town_and_move_problems_together():

@@ -6,21 +6,31 @@ by the gateway's schemas, so the messages are the ones the gateway sends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import grpc
+import marshmallow as ma
 import pytest
+from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from grpc_status import rpc_status
 
 from api_gateway.resources.foxglove_farm.schemas import TownSchema, TransportMoveSchema
 from clients import GrpcClient, InvalidRequestError
+from engine_service.foxglove_farm import convert
+from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
+from referee.foxglove_farm.v1 import foxglove_farm_service_pb2_grpc as service_grpc
 from referee.foxglove_farm.v1 import scoring_pb2, town_pb2, transport_pb2
-from tabletop_rules.foxglove_farm import parse_town
+from tabletop_rules import foxglove_farm as fox
+from tabletop_rules.foxglove_farm import json_form, parse_town
 from tabletop_rules.foxglove_farm.planner import plan_final_round
+from tabletop_rules.problems import InvalidInputError
 
 from ..foxglove_farm.towns import b, t, town_data
 from .foxglove_towns import KULY, RANCH, UNBOUNDED_TOWN
+from .test_foxglove_farm_gateway import MALFORMED_TOWNS
 
 FF_SERVICE = "referee.foxglove_farm.v1.FoxgloveFarmService"
 
@@ -31,6 +41,15 @@ def town(data: dict[str, Any]) -> town_pb2.Town:
 
 def move(data: dict[str, Any]) -> transport_pb2.Move:
     return TransportMoveSchema().load(data)
+
+
+def _on_the_wire(body: Any) -> bool:
+    """Whether the gateway's schema carries ``body`` to the engine."""
+    try:
+        TownSchema().load(body)
+    except (ma.ValidationError, TypeError):
+        return False
+    return True
 
 
 def problems_of(call: Any, *args: Any) -> dict[str, str]:
@@ -163,3 +182,137 @@ def test_health_and_reflection_know_the_service(engine_address: str) -> None:
         answers = reflection_pb2_grpc.ServerReflectionStub(channel).ServerReflectionInfo(
             iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5)
         assert FF_SERVICE in {s.name for a in answers for s in a.list_services_response.service}
+
+
+# -- the converter reads protobuf straight into rule values -----------------------------
+# These call the engine through the generated stub, so they depend on nothing but the wire.
+
+def violations(engine_address: str, method: str, request: Any) -> dict[str, str]:
+    """The field violations an INVALID_ARGUMENT answer to ``request`` lists, by pointer."""
+    with grpc.insecure_channel(engine_address) as channel:
+        stub = service_grpc.FoxgloveFarmServiceStub(channel)
+        with pytest.raises(grpc.RpcError) as raised:
+            getattr(stub, method)(request, timeout=5)
+    status = rpc_status.from_call(raised.value)
+    assert raised.value.code() is grpc.StatusCode.INVALID_ARGUMENT and status is not None
+    bad_request = error_details_pb2.BadRequest()
+    (detail,) = status.details
+    assert detail.Unpack(bad_request)
+    return {v.field: v.description for v in bad_request.field_violations}
+
+
+def kuly_with(change: Callable[[town_pb2.Town], object]) -> town_pb2.Town:
+    message = town(KULY["town"])
+    change(message)
+    return message
+
+
+def _add_tile(message: town_pb2.Town, **fields: Any) -> None:
+    message.tiles.add(**fields)
+
+
+WIRE_SHAPE_PROBLEMS: dict[str, tuple[Callable[[town_pb2.Town], object], str, str]] = {
+    "unknown variant": (lambda m: setattr(m, "variant", 9), "/town/variant",
+                        "'Variant number 9' is not a variant; expected one of standard, expert"),
+    "unset side": (lambda m: m.tiles[2].trail.sides.append(town_pb2.SIDE_UNSPECIFIED),
+                   "/town/tiles/2/trail/2",
+                   "'SIDE_UNSPECIFIED' is not a side; expected one of N, E, S, W"),
+    "side listed twice": (lambda m: m.tiles[2].trail.sides.append(m.tiles[2].trail.sides[0]),
+                          "/town/tiles/2/trail/2", "is listed twice"),
+    "neither building nor trail": (lambda m: m.tiles[4].ClearField("kind"), "/town/tiles/4",
+                                   'a tile has either "building" (a building id) or "trail"'),
+    "goods on a trail": (lambda m: setattr(m.tiles[2].goods, "wood", 1), "/town/tiles/2/goods",
+                         "a trail tile holds no goods"),
+    "two tiles at one position": (lambda m: m.tiles.append(m.tiles[2]), "/town/tiles/9",
+                                  "overlaps tile 2"),
+    "misspelt building": (lambda m: setattr(m.tiles[3], "building", "charcoal_klin"),
+                          "/town/tiles/3/building", "did you mean 'charcoal_kiln'?"),
+    "building id too long": (lambda m: setattr(m.tiles[3], "building", "k" * 101),
+                             "/town/tiles/3/building", "at most 100 characters; got 101"),
+    "too many tiles": (lambda m: [_add_tile(m, row=9, col=c, trail=town_pb2.Trail(sides=[2, 4]))
+                                  for c in range(120)], "/town/tiles", "at most 120 tiles"),
+    "catalog in the wrong format": (lambda m: m.catalog.update({"ranch": {"slots": "ten"}}),
+                                    "/town/catalog/ranch/slots", "expected a whole number"),
+}
+
+
+@pytest.mark.parametrize("change, pointer, message", WIRE_SHAPE_PROBLEMS.values(),
+                         ids=WIRE_SHAPE_PROBLEMS)
+def test_every_wire_shape_problem_has_its_pointer(engine_address: str, change: Any,
+                                                  pointer: str, message: str) -> None:
+    request = service_pb2.ScoreTownRequest(town=kuly_with(change))
+    found = violations(engine_address, "ScoreTown", request)
+    assert found.keys() == {pointer} and message in found[pointer]
+
+
+@pytest.mark.parametrize("move_change, pointer", [
+    (lambda m: m.ClearField("good"), "/move/good"),
+    (lambda m: setattr(m, "good", 42), "/move/good"),
+    (lambda m: m.ClearField("origin"), "/move/from"),
+    (lambda m: m.ClearField("destination"), "/move/to"),
+])
+def test_every_wire_shape_problem_of_a_move_has_its_pointer(
+        engine_address: str, move_change: Callable[[transport_pb2.Move], object],
+        pointer: str) -> None:
+    the_move = move(KULY["transportation"][2]["move"])
+    move_change(the_move)
+    request = service_pb2.ValidateTransportRequest(town=town(KULY["town"]), move=the_move)
+    assert violations(engine_address, "ValidateTransport", request).keys() == {pointer}
+
+
+def test_a_misspelt_building_and_a_bad_enum_are_reported_together(
+        engine_address: str) -> None:
+    def change(message: town_pb2.Town) -> None:
+        message.tiles[3].building = "charcoal_klin"
+        message.tiles[2].trail.sides[0] = 77
+        message.score_track = -1  # and the rules' own check of what was read
+    request = service_pb2.ValidateTransportRequest(
+        town=kuly_with(change), move=transport_pb2.Move(
+            good=town_pb2.GOOD_UNSPECIFIED, count=31, origin=town_pb2.Position(row=2000),
+            destination=town_pb2.Position()))
+    found = violations(engine_address, "ValidateTransport", request)
+    assert found.keys() == {"/town/tiles/3/building", "/town/tiles/2/trail/0",
+                            "/town/score_track", "/move/good", "/move/count", "/move/from/row"}
+    assert "did you mean 'charcoal_kiln'?" in found["/town/tiles/3/building"]
+    assert "'Side number 77' is not a side" in found["/town/tiles/2/trail/0"]
+
+
+@pytest.mark.parametrize("body, expected", [
+    (body, expected) for body, expected in MALFORMED_TOWNS.values() if _on_the_wire(body)])
+def test_the_json_form_and_the_wire_report_the_same_problems(
+        engine_address: str, body: Any, expected: set[str]) -> None:
+    """A town the gateway can carry is refused over gRPC exactly as the library's JSON
+    form refuses it: same pointers, same messages."""
+    with pytest.raises(InvalidInputError) as raised:
+        parse_town(body, path=("town",))
+    wire = violations(engine_address, "ScoreTown", service_pb2.ScoreTownRequest(town=town(body)))
+    assert wire == {p.pointer: p.message for p in raised.value.problems}
+
+
+def test_the_converter_builds_no_json(engine_address: str,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every contract-JSON reader of the rules is broken, and the engine still answers:
+    the service path never writes a request out as JSON to parse it again."""
+    assert not {"_town_json", "_move_json", "json"} & set(vars(convert))
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the engine read a request through its JSON form")
+
+    for name in vars(json_form):
+        if name.startswith(("parse_", "_read")):
+            monkeypatch.setattr(json_form, name, refuse)
+    for name in ("parse_town", "parse_move", "parse_players", "parse_transport_request"):
+        monkeypatch.setattr(fox, name, refuse)
+    with grpc.insecure_channel(engine_address) as channel:
+        stub = service_grpc.FoxgloveFarmServiceStub(channel)
+        score = stub.ScoreTown(service_pb2.ScoreTownRequest(town=town(RANCH["town"])), timeout=5)
+        assert score.score.total == RANCH["ranch_points"]
+        verdict = stub.ValidateTransport(service_pb2.ValidateTransportRequest(
+            town=town(KULY["town"]), move=move(KULY["transportation"][2]["move"])), timeout=5)
+        assert verdict.legal
+        ranking = stub.RankPlayers(service_pb2.RankPlayersRequest(players=[
+            scoring_pb2.PlayerTown(name="Ana", town=town(RANCH["town"]))]), timeout=5)
+        assert list(ranking.winners) == ["Ana"]
+    assert violations(engine_address, "ScoreTown", service_pb2.ScoreTownRequest(
+        town=kuly_with(lambda m: setattr(m.tiles[3], "building", "kiln")))).keys() == {
+        "/town/tiles/3/building"}
