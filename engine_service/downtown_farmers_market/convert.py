@@ -1,9 +1,10 @@
 """The one place that converts between Downtown Farmers Market protobufs and rule values.
 
-Reading a message collects every problem (unset or unknown enum values, a challenge or
-move with no type) with its path in the contract's JSON form, then the rules' own
-validation adds what is wrong with the board, state, setup or move as a whole, so the
-rules are only ever called on input they accept.
+Reading a message on the shared collecting reader (:mod:`engine_service.reading`) collects
+every problem (unset or unknown enum values, a challenge or move with no type) with its
+path in the contract's JSON form, then the rules' own validation adds what is wrong with
+the board, state, setup or move as a whole, so the rules are only ever called on input
+they accept.
 """
 
 from __future__ import annotations
