@@ -25,7 +25,7 @@ from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm import planner
 from tabletop_rules.foxglove_farm.catalog_format import catalog_to_dict
 from tabletop_rules.foxglove_farm.ranking import seats_problem
-from tabletop_rules.foxglove_farm.town import (
+from tabletop_rules.foxglove_farm.transcription import (
     ONE_KIND,
     TRAIL_HOLDS_NO_GOODS,
     Unread,

@@ -43,13 +43,11 @@ from .model import (
 from .ranking import Ranking, check_players, seats_problem
 from .routes import route_to_list
 from .scoring import TownScore
-from .town import (
-    MAX_COORDINATE,
-    MAX_GOODS_COUNT,
+from .town import MAX_COORDINATE, MAX_GOODS_COUNT, check_town
+from .transcription import (
     ONE_KIND,
     TRAIL_HOLDS_NO_GOODS,
     Unread,
-    check_town,
     find_building,
     read_tiles,
     town_catalog,

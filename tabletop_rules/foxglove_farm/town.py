@@ -1,13 +1,10 @@
-"""A town's transcription: reading it whatever its form, and checking it.
+"""Checking a town: every problem with its contents, each with its path.
 
-:func:`check_town` is every check of a :class:`Town`'s contents, whoever built it: each
-tile's coordinates, goods counts, trail shape and holdings (FF-R19), then the town as a
-whole (its starting tile, FF-R12; one group, FF-R9). The readers of a town, the contract's
-JSON (:func:`.json_form.parse_town`) and the engine's protobuf, report only what their
-form gets wrong and share the rest of reading here: the request's catalog
-(:func:`town_catalog`), building ids (:func:`find_building`), trail sides
-(:func:`trail_sides`) and tiles by position (:func:`read_tiles`). Paths are into the
-town's JSON form (``("tiles", 3, "goods", "sheep")``).
+:func:`check_town` is every check of a :class:`Town`'s contents, whoever built it (the
+contract's JSON form, the engine's protobuf reader, a library user): each tile's
+coordinates, goods counts, trail shape and holdings (FF-R19), then the town as a whole
+(its starting tile, FF-R12; one group, FF-R9). Reading a town is :mod:`.transcription`'s.
+Paths are into the town's JSON form (``("tiles", 3, "goods", "sheep")``).
 
 Bounds (absurd input, not game rules): rows and columns from -1000 to 1000
 (:data:`MAX_COORDINATE`), at most 120 tiles (:data:`MAX_TILES`: a real
@@ -18,15 +15,12 @@ town has some 30 to 45; the planner's worst case is benchmarked at this size), a
 
 from __future__ import annotations
 
-import difflib
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import NamedTuple, TypeVar
+from collections.abc import Mapping
 
-from ..problems import InvalidInputError, Path, Problem, quoted
-from ._json import out_of_range, too_long
-from .catalog import CATALOG_DOC, Building, Catalog, undocumented_problem
-from .catalog_format import parse_catalog
+from ..problems import InvalidInputError, Path, Problem
+from ._json import out_of_range
+from .catalog import undocumented_problem
 from .model import (
     MAX_SCORE_TRACK,
     NO_GOODS,
@@ -34,7 +28,6 @@ from .model import (
     BuildingTile,
     Goods,
     Position,
-    Side,
     Tile,
     TrailTile,
     Town,
@@ -44,16 +37,10 @@ from .model import (
 MAX_COORDINATE = 1000
 MAX_TILES = 120
 MAX_GOODS_COUNT = 1000
-MAX_BUILDING_ID_LENGTH = 100
 
 PLACEMENT_RULE = "FF-R9"
 HOLDING_RULE = "FF-R19"
 START_RULE = "FF-R12"
-
-Item = TypeVar("Item")
-
-ONE_KIND = 'a tile has either "building" (a building id) or "trail" (its open sides)'
-TRAIL_HOLDS_NO_GOODS = "a trail tile holds no goods; goods sit on building tiles"
 
 
 def validate_town(town: Town) -> Town:
@@ -62,104 +49,6 @@ def validate_town(town: Town) -> Town:
     if problems:
         raise InvalidInputError(problems)
     return town
-
-
-# -- reading a town, whatever its form -------------------------------------------------
-
-def town_catalog(data: object, base: Catalog, path: Path, problems: list[Problem]
-                 ) -> tuple[Catalog, frozenset[str]]:
-    """``base`` with the town's ``catalog`` (``data`` in the catalog format; ``None`` for
-    none) applied, and the ids whose definition was refused: their problems are recorded
-    under ``path`` + ``catalog``, and tiles using them are not reported again."""
-    if data is None:
-        return base, frozenset()
-    try:
-        return parse_catalog(data, base, (*path, "catalog")), frozenset()
-    except InvalidInputError as error:
-        problems.extend(error.problems)
-        return base, frozenset(data) if isinstance(data, Mapping) else frozenset()
-
-
-def find_building(building_id: str, catalog: Catalog, refused: frozenset[str], path: Path,
-                  problems: list[Problem]) -> Building | None:
-    """The building a tile names, or ``None`` with the problem recorded (none for an id
-    whose request definition was already refused)."""
-    problem = too_long(building_id, path, MAX_BUILDING_ID_LENGTH)
-    if problem is not None:
-        problems.append(problem)
-        return None
-    if building_id in refused:
-        return None
-    building = catalog.get(building_id)
-    if building is None:
-        problems.append(_unknown_building(building_id, catalog, path))
-    return building
-
-
-def trail_sides(sides: Iterable[Side], path: Path, problems: list[Problem]
-                ) -> frozenset[Side] | None:
-    """A trail's open sides, or ``None`` with a problem for a side listed twice."""
-    seen: set[Side] = set()
-    for i, side in enumerate(sides):
-        if side in seen:
-            problems.append(Problem((*path, i), f"side {side.value} is listed twice"))
-            return None
-        seen.add(side)
-    return frozenset(seen)
-
-
-class Unread(NamedTuple):
-    """A tile a reader could not make (it has said why), with the numbers it did read:
-    the rules still check those, as they would a tile's."""
-
-    position: Position | None
-    goods: Goods = NO_GOODS
-
-
-def read_tiles(items: Sequence[Item], read: Callable[[Item, Path], Tile | Unread | None],
-               path: Path, problems: list[Problem]
-               ) -> tuple[dict[Position, Tile], dict[Position, int]]:
-    """A request's tiles, each read with ``read``, by position, and each position's index
-    in the request. More than :data:`MAX_TILES` are refused unread; a tile at a position
-    already taken is a problem, checked on its own and left out, as is one ``read``
-    could not make."""
-    too_many = _too_many_tiles(len(items), path)
-    if too_many is not None:
-        problems.append(too_many)
-        return {}, {}
-    placed: dict[Position, Tile] = {}
-    index: dict[Position, int] = {}
-    for i, item in enumerate(items):
-        where = (*path, "tiles", i)
-        tile = read(item, where)
-        if isinstance(tile, Unread):
-            problems.extend(_check_numbers(tile.position, tile.goods, where))
-            continue
-        if tile is None:
-            continue
-        first = index.get(tile.position)
-        if first is not None:
-            problems.extend(_check_overlapping(tile, where, first))
-            continue
-        index[tile.position] = i
-        placed[tile.position] = tile
-    return placed, index
-
-
-def _check_overlapping(tile: Tile, path: Path, first: int) -> list[Problem]:
-    """A tile at a position an earlier one (``first``) takes: its own numbers, or what it
-    is and where it overlaps."""
-    return _numbers_of(tile, path) or [*_check_kind(tile, path), Problem(path, (
-        f"overlaps tile {first}: both are at row {tile.position.row}, col "
-        f"{tile.position.col}; a position holds one tile"))]
-
-
-def _unknown_building(building_id: str, catalog: Catalog, path: Path) -> Problem:
-    close = difflib.get_close_matches(building_id, [b.id for b in catalog], n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return Problem(path, f"{quoted(building_id)} is not a building the catalog knows{hint} "
-                   "(ids are the tile's name in snake_case, apostrophes dropped; a tile the "
-                   f"catalog lacks can be defined in the request's \"catalog\": {CATALOG_DOC})")
 
 
 # -- checking a town -------------------------------------------------------------------
@@ -180,7 +69,7 @@ def check_town(town: Town, *, index: Mapping[Position, int] | None = None,
     score_track = out_of_range(town.score_track, ("score_track",), 0, MAX_SCORE_TRACK)
     if score_track is not None:
         problems.append(score_track)
-    too_many = _too_many_tiles(len(town.tiles), ())
+    too_many = too_many_tiles(len(town.tiles), ())
     if too_many is not None:
         problems.append(too_many)
         return problems
@@ -196,7 +85,9 @@ def check_town(town: Town, *, index: Mapping[Position, int] | None = None,
     return problems
 
 
-def _too_many_tiles(count: int, path: Path) -> Problem | None:
+def too_many_tiles(count: int, path: Path) -> Problem | None:
+    """The problem with a town of ``count`` tiles, if it has more than :data:`MAX_TILES`:
+    a reader that finds it leaves them unread."""
     if count <= MAX_TILES:
         return None
     return Problem((*path, "tiles"), f"at most {MAX_TILES} tiles; got {count}")
@@ -209,6 +100,14 @@ def check_position(position: Position, path: Path) -> list[Problem]:
     return [problem for problem in found if problem is not None]
 
 
+def check_overlapping(tile: Tile, path: Path, first: int) -> list[Problem]:
+    """A tile a reader found at the position of an earlier one (``first``): its own
+    numbers, or what it is and where it overlaps. It stays out of the town."""
+    return _numbers_of(tile, path) or [*_check_kind(tile, path), Problem(path, (
+        f"overlaps tile {first}: both are at row {tile.position.row}, col "
+        f"{tile.position.col}; a position holds one tile"))]
+
+
 def _check_tile(tile: Tile, path: Path) -> list[Problem]:
     """A tile's numbers first; then, if they are sound, what it is."""
     return _numbers_of(tile, path) or _check_kind(tile, path)
@@ -216,11 +115,12 @@ def _check_tile(tile: Tile, path: Path) -> list[Problem]:
 
 def _numbers_of(tile: Tile, path: Path) -> list[Problem]:
     goods = tile.goods if isinstance(tile, BuildingTile) else NO_GOODS
-    return _check_numbers(tile.position, goods, path)
+    return check_numbers(tile.position, goods, path)
 
 
-def _check_numbers(position: Position | None, goods: Goods, path: Path) -> list[Problem]:
-    """Where a tile is, and how many goods it holds."""
+def check_numbers(position: Position | None, goods: Goods, path: Path) -> list[Problem]:
+    """Where a tile is, and how many goods it holds: checked also for a tile a reader
+    could not make (``position`` ``None`` when it could not read one)."""
     problems = [] if position is None else check_position(position, path)
     problems.extend(p for good, n in goods.items()
                     if (p := out_of_range(n, (*path, "goods", good.value), 0,

@@ -1,0 +1,117 @@
+"""Reading a town, whatever its form: what every reader of one shares.
+
+The contract's JSON form (:func:`.json_form.parse_town`) and the engine's protobuf reader
+each report what only their form can get wrong (a wrong JSON type, an unknown enum
+value) and share the rest of reading here: the request's catalog (:func:`town_catalog`),
+building ids (:func:`find_building`), trail sides (:func:`trail_sides`) and the tiles by
+position (:func:`read_tiles`), with the messages a player reads whichever form they
+sent. What the town read gets wrong is :func:`.check_town`'s to say.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import NamedTuple, TypeVar
+
+from ..problems import InvalidInputError, Path, Problem, quoted
+from ._json import too_long
+from .catalog import CATALOG_DOC, Building, Catalog
+from .catalog_format import parse_catalog
+from .model import NO_GOODS, Goods, Position, Side, Tile
+from .town import check_numbers, check_overlapping, too_many_tiles
+
+MAX_BUILDING_ID_LENGTH = 100
+
+ONE_KIND = 'a tile has either "building" (a building id) or "trail" (its open sides)'
+TRAIL_HOLDS_NO_GOODS = "a trail tile holds no goods; goods sit on building tiles"
+
+Item = TypeVar("Item")
+
+
+def town_catalog(data: object, base: Catalog, path: Path, problems: list[Problem]
+                 ) -> tuple[Catalog, frozenset[str]]:
+    """``base`` with the town's ``catalog`` (``data`` in the catalog format; ``None`` for
+    none) applied, and the ids whose definition was refused: their problems are recorded
+    under ``path`` + ``catalog``, and tiles using them are not reported again."""
+    if data is None:
+        return base, frozenset()
+    try:
+        return parse_catalog(data, base, (*path, "catalog")), frozenset()
+    except InvalidInputError as error:
+        problems.extend(error.problems)
+        return base, frozenset(data) if isinstance(data, Mapping) else frozenset()
+
+
+def find_building(building_id: str, catalog: Catalog, refused: frozenset[str], path: Path,
+                  problems: list[Problem]) -> Building | None:
+    """The building a tile names, or ``None`` with the problem recorded (none for an id
+    whose request definition was already refused)."""
+    problem = too_long(building_id, path, MAX_BUILDING_ID_LENGTH)
+    if problem is not None:
+        problems.append(problem)
+        return None
+    if building_id in refused:
+        return None
+    building = catalog.get(building_id)
+    if building is None:
+        problems.append(_unknown_building(building_id, catalog, path))
+    return building
+
+
+def trail_sides(sides: Iterable[Side], path: Path, problems: list[Problem]
+                ) -> frozenset[Side] | None:
+    """A trail's open sides, or ``None`` with a problem for a side listed twice."""
+    seen: set[Side] = set()
+    for i, side in enumerate(sides):
+        if side in seen:
+            problems.append(Problem((*path, i), f"side {side.value} is listed twice"))
+            return None
+        seen.add(side)
+    return frozenset(seen)
+
+
+class Unread(NamedTuple):
+    """A tile a reader could not make (it has said why), with the numbers it did read:
+    the rules still check those, as they would a tile's."""
+
+    position: Position | None
+    goods: Goods = NO_GOODS
+
+
+def read_tiles(items: Sequence[Item], read: Callable[[Item, Path], Tile | Unread | None],
+               path: Path, problems: list[Problem]
+               ) -> tuple[dict[Position, Tile], dict[Position, int]]:
+    """A request's tiles, each read with ``read``, by position, and each position's index
+    in the request. More than :data:`MAX_TILES` are refused unread; a tile at a position
+    already taken is a problem, checked on its own and left out, as is one ``read``
+    could not make."""
+    too_many = too_many_tiles(len(items), path)
+    if too_many is not None:
+        problems.append(too_many)
+        return {}, {}
+    placed: dict[Position, Tile] = {}
+    index: dict[Position, int] = {}
+    for i, item in enumerate(items):
+        where = (*path, "tiles", i)
+        tile = read(item, where)
+        if isinstance(tile, Unread):
+            problems.extend(check_numbers(tile.position, tile.goods, where))
+            continue
+        if tile is None:
+            continue
+        first = index.get(tile.position)
+        if first is not None:
+            problems.extend(check_overlapping(tile, where, first))
+            continue
+        index[tile.position] = i
+        placed[tile.position] = tile
+    return placed, index
+
+
+def _unknown_building(building_id: str, catalog: Catalog, path: Path) -> Problem:
+    close = difflib.get_close_matches(building_id, [b.id for b in catalog], n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return Problem(path, f"{quoted(building_id)} is not a building the catalog knows{hint} "
+                   "(ids are the tile's name in snake_case, apostrophes dropped; a tile the "
+                   f"catalog lacks can be defined in the request's \"catalog\": {CATALOG_DOC})")
