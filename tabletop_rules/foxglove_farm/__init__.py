@@ -20,7 +20,7 @@ Catalog (:mod:`.catalog`, :mod:`.effects`; its format, read and written, in
     ``GainPerHeld``, ``BonusIfHeld``, ``Convert``, ``ConvertDistinct``,
     ``PerBuildingViaTrails``, ``PerSurroundingProcessor``, ``Haul``.
 
-Towns (:mod:`.town`)
+Towns (:mod:`.town`; reading one whatever its form, :mod:`.transcription`)
     ``check_town(town) -> list[Problem]`` (every problem, each with its path),
     ``validate_town(town)`` (raises ``InvalidInputError``).
 
