@@ -77,7 +77,7 @@ def test_kuly_example_as_a_final_round() -> None:
 def test_plan_answer_has_the_contract_fields() -> None:
     answer = plan_final_round(parse_town(KULY["town"])).to_dict()
     assert set(answer) == {"total", "processing_points", "end_game_points",
-                           "goods_remaining", "optimal", "steps"}
+                           "goods_remaining", "optimal", "upper_bound", "steps"}
     move = answer["steps"][0]
     assert move == {"action": "move", "good": "coal", "count": 2,
                     "from": {"row": 1, "col": 1}, "to": {"row": 1, "col": 3},

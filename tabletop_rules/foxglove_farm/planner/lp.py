@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ...deadline import NO_DEADLINE, Deadline
+
 EPS = 1e-9
 PRUNE_EPS = 1e-6
 """An LP bound within this of the next integer counts as reaching it (objectives are
@@ -162,14 +164,30 @@ def _drive_out_artificials(table: list[list[float]], basis: list[int], real: int
         i += 1
 
 
+NODE_LIMIT = 2_000
+"""LP solves one branch and bound may make (about a second at worst); past it, or past
+its deadline, it answers its best solution and the bound the open nodes still allow."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The best solution found, its value, and a proven upper bound on the optimum
+    (``bound == value`` when the search finished)."""
+
+    value: int
+    bound: int
+    x: tuple[int, ...]
+
+
 def solve_ip(program: IntegerProgram, start: tuple[int, ...] | None = None,
-             ) -> tuple[int, tuple[int, ...]]:
+             deadline: Deadline = NO_DEADLINE, node_limit: int = NODE_LIMIT) -> Solution:
     """The optimum of ``program`` and a solution reaching it, by depth-first branch and
     bound on LP relaxations. Branches on yes/no variables first (a Ranch's bonus: their
     fractions are what keeps the bound loose), then on the most fractional; of the two
     children, the one with the better bound is explored first. ``start`` is a known
     feasible solution; without it x = 0 must be feasible (every ``rhs`` at least 0), as
-    doing nothing always is for the planner."""
+    doing nothing always is for the planner. Stopped by ``deadline`` or ``node_limit``,
+    it answers the best solution so far with the bound still open."""
     n = len(program.objective)
     if start is None:
         if any(r < 0 for r in program.rhs):
@@ -180,6 +198,7 @@ def solve_ip(program: IntegerProgram, start: tuple[int, ...] | None = None,
     relax = _Relaxation(program)
     root = relax.solve((0,) * n, program.upper)
     stack = [] if root is None else [((0,) * n, program.upper, root)]
+    solves = 1
     while stack:
         lower, upper, (value, x) = stack.pop()
         if math.floor(value + PRUNE_EPS) <= best_value:
@@ -197,6 +216,9 @@ def solve_ip(program: IntegerProgram, start: tuple[int, ...] | None = None,
             best_value = sum(cj * v for cj, v in zip(program.objective, xi))
             best_x = xi
             continue
+        if solves >= node_limit or deadline.expired():
+            bound = math.floor(max([value, *(node[2][0] for node in stack)]) + PRUNE_EPS)
+            return Solution(best_value, max(bound, best_value), best_x)
         v = x[branch]
         down = list(upper)
         down[branch] = math.floor(v)
@@ -205,11 +227,12 @@ def solve_ip(program: IntegerProgram, start: tuple[int, ...] | None = None,
         children = []
         for child in ((lower, tuple(down)), (tuple(up), upper)):
             solved = relax.solve(*child)
+            solves += 1
             if solved is not None and math.floor(solved[0] + PRUNE_EPS) > best_value:
                 children.append((*child, solved))
         children.sort(key=lambda item: item[2][0])
         stack.extend(children)
-    return best_value, best_x
+    return Solution(best_value, best_value, best_x)
 
 
 class _Relaxation:
@@ -242,19 +265,24 @@ class _Relaxation:
 
 def solve_lexicographic(objectives: tuple[tuple[int, ...], ...], rows: tuple[dict[int, int], ...],
                         rhs: tuple[int, ...], upper: tuple[int | None, ...],
-                        ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+                        deadline: Deadline = NO_DEADLINE,
+                        ) -> tuple[tuple[Solution, ...], tuple[int, ...]]:
     """Maximize ``objectives[0]``, then among its optima ``objectives[1]``, and so on:
-    the optimum of each and a solution reaching all. One program per objective, each
-    keeping the earlier optima as constraints; much faster than one weighted objective,
-    whose relaxation gaps smaller than a point the search would have to close node by
-    node."""
-    values: list[int] = []
+    a :class:`Solution` per objective and a solution reaching all. One program per
+    objective, each keeping the earlier optima as constraints; much faster than one
+    weighted objective, whose relaxation gaps smaller than a point the search would have
+    to close node by node. Stops after the first objective not proven optimal (its
+    optimum unknown, the later ones cannot be constrained by it)."""
+    solved: list[Solution] = []
     x: tuple[int, ...] | None = None
     rows_now, rhs_now = rows, rhs
     for objective in objectives:
-        value, x = solve_ip(IntegerProgram(objective, rows_now, rhs_now, upper), x)
-        values.append(value)
+        found = solve_ip(IntegerProgram(objective, rows_now, rhs_now, upper), x, deadline)
+        solved.append(found)
+        x = found.x
+        if found.bound > found.value:
+            break
         rows_now = (*rows_now, {j: -a for j, a in enumerate(objective) if a})
-        rhs_now = (*rhs_now, -value)
+        rhs_now = (*rhs_now, -found.value)
     assert x is not None
-    return tuple(values), x
+    return tuple(solved), x

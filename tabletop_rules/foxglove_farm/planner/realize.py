@@ -23,6 +23,7 @@ exact search (:mod:`.search`) to start from.
 
 from __future__ import annotations
 
+from ...deadline import NO_DEADLINE, Deadline
 from ..effects import Convert, ConvertDistinct
 from ..model import GOODS, Goods
 from ..processing import Outcome, Step
@@ -34,12 +35,14 @@ NO_GOODS = Goods()
 
 
 def realize(board: Board, members: tuple[int, ...], state: State,
-            relaxation: Relaxation, replan: Relaxer | None = None) -> ClusterPlan | None:
+            relaxation: Relaxation, replan: Relaxer | None = None,
+            deadline: Deadline = NO_DEADLINE) -> ClusterPlan | None:
     """A legal plan for the cluster carrying out ``relaxation``'s solution, or ``None``
-    when the constructive rules above get stuck. With ``replan``, a building that fires
-    against the plan because its goods cannot be moved is let fire, and the rest is
-    planned afresh from what that leaves: a good plan, not necessarily the best."""
-    return _Realizer(board, members, state, relaxation, replan).build()
+    when the constructive rules above get stuck (or ``deadline`` passes). With ``replan``,
+    a building that fires against the plan because its goods cannot be moved is let fire,
+    and the rest is planned afresh from what that leaves: a good plan, not necessarily
+    the best."""
+    return _Realizer(board, members, state, relaxation, replan).build(deadline)
 
 
 class _Firing:
@@ -86,11 +89,13 @@ class _Realizer:
 
     # -- the phase loop ----------------------------------------------------------------
 
-    def build(self) -> ClusterPlan | None:
+    def build(self, deadline: Deadline) -> ClusterPlan | None:
         plan = ClusterPlan()
         points = 0
         limit = 4 * (sum(g.total for g in self.cur.values()) + 4)
         while True:
+            if deadline.expired():
+                return None
             self.segment = []
             self.choices = {}
             self.firing = {}

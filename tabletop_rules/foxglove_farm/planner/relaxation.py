@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from ...deadline import NO_DEADLINE, Deadline
 from ..effects import BonusIfHeld, Convert, GainPerHeld
 from ..model import GOODS, Goods
 from .board import Board, State
@@ -70,7 +71,8 @@ class Relaxation:
     """The program's optimum for one cluster in one state, and a solution reaching it."""
 
     bound: int
-    """Most weight x (points to come) + goods still to be spent."""
+    """Most weight x (points to come) + goods still to be spent: proven, though not
+    reached when the solver was stopped (then ``counts`` is its best solution)."""
     columns: tuple[Column, ...]
     counts: tuple[int, ...]
     rest: tuple[tuple[int, int, int], ...]
@@ -81,8 +83,10 @@ class Relaxer:
     """Builds and solves the relaxation of a cluster; answers are cached by pool contents,
     the only thing they depend on."""
 
-    def __init__(self, board: Board, members: tuple[int, ...]) -> None:
+    def __init__(self, board: Board, members: tuple[int, ...],
+                 deadline: Deadline = NO_DEADLINE) -> None:
         self.board = board
+        self.deadline = deadline
         self.members = members
         spots = board.spots
         huts = [i for i in members if spots[i].haul and spots[i].slots]
@@ -222,13 +226,22 @@ class Relaxer:
         if in_place:
             objectives = (*objectives, tuple(int(j in in_place) for j in range(len(points))))
         try:
-            values, x = solve_lexicographic(objectives, tuple(rows), tuple(rhs), tuple(upper))
-            bound = weight * values[0] + values[1] if weight else values[0]
+            solved, x = solve_lexicographic(objectives, tuple(rows), tuple(rhs), tuple(upper),
+                                            self.deadline)
         except UnboundedError as error:
             raise UnboundedPlanError(
                 "the final round's score is unbounded: conversions on different buildings "
                 "turn goods back into a type they came from and score each time "
                 "(FF-R4, FF-R15)") from error
+        # Goods spent never exceed the goods there are (< weight): a bound on points alone
+        # bounds weight x points + goods spent.
+        first = solved[0]
+        if not weight:
+            bound = first.bound
+        elif first.bound > first.value or len(solved) < 2:
+            bound = weight * first.bound + sum(supply)
+        else:
+            bound = weight * first.value + solved[1].bound
         counts = x[:len(self.columns)]
         rest = tuple((j, g, x[v]) for j, g, v in rest_vars)
         return Relaxation(bound, self.columns, counts, rest)

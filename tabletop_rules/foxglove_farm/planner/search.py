@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import deque
 from itertools import product
 
+from ...deadline import Deadline
 from ..model import GOODS, Goods
 from .actions import Action, ClusterPlan, HaulAction, MoveAction
 from .board import Board, State
@@ -35,29 +36,37 @@ Token = Action | Run
 Key = tuple[State, tuple[int, ...], bool]
 
 
+POLL_EVERY = 256
+"""Arrangements enumerated between two looks at the deadline."""
+
+
 def search(board: Board, members: tuple[int, ...], state: State, relaxer: Relaxer,
-           incumbent: ClusterPlan | None, budget: int | None) -> tuple[ClusterPlan, bool]:
+           incumbent: ClusterPlan, budget: int | None, deadline: Deadline,
+           ) -> tuple[ClusterPlan, bool]:
     """The best plan for the cluster, and True; or, when more than ``budget``
-    arrangements would have to be looked at, the best plan found so far and False."""
-    searcher = _Search(board, members, relaxer, incumbent, budget)
+    arrangements would have to be looked at or ``deadline`` passes first, the best plan
+    found so far (``incumbent`` if none beats it) and False."""
+    searcher = _Search(board, members, relaxer, incumbent, budget, deadline)
     try:
         searcher.run(state)
-    except _OutOfBudget:
+    except _Stopped:
         return searcher.best(), False
     return searcher.best(), True
 
 
-class _OutOfBudget(Exception):
+class _Stopped(Exception):
     pass
 
 
 class _Search:
     def __init__(self, board: Board, members: tuple[int, ...], relaxer: Relaxer,
-                 incumbent: ClusterPlan | None, budget: int | None) -> None:
+                 incumbent: ClusterPlan, budget: int | None, deadline: Deadline) -> None:
         self.board = board
         self.members = members
         self.relaxer = relaxer
         self.budget = budget
+        self.deadline = deadline
+        self.polled = 0
         spots = board.spots
         self.pool_of: dict[tuple[int, int], tuple[int, ...]] = {}
         for k, i in enumerate(members):
@@ -69,42 +78,47 @@ class _Search:
         self.huts = tuple(k for k, i in enumerate(members) if spots[i].haul and spots[i].slots)
         self.full_hauls = tuple(spots[members[k]].haul for k in self.huts)
         self.processors = tuple(k for k, i in enumerate(members) if spots[i].processes)
-        self.best_value = incumbent.value if incumbent is not None else None
+        self.best_value = incumbent.value
         self.best_tokens: list[Token] | None = None
         self.incumbent = incumbent
         self.seen: dict[tuple[State, bool], int] = {}
 
     def run(self, state: State) -> None:
-        self.start = state
         self._node(state, False, 0, [], first=True)
 
     def best(self) -> ClusterPlan:
         if self.best_tokens is not None:
             return self._plan(self.best_tokens)
-        if self.incumbent is not None:
-            return self.incumbent
-        # Out of budget before any plan: one run with no transport is always legal.
-        after, points, choices = (self._outcomes(self.start) or [(self.start, 0, {})])[0]
-        self.best_value = self.board.value(self.members, after, points)
-        return self._plan([("run", choices)])
+        return self.incumbent
 
     def _offer(self, value: int, tokens: list[Token]) -> None:
-        if self.best_value is None or value > self.best_value:
+        if value > self.best_value:
             self.best_value = value
             self.best_tokens = tokens
 
+    def _poll(self, steps: int) -> None:
+        """Stop once the deadline has passed, looking at it every :data:`POLL_EVERY`
+        arrangements."""
+        self.polled += steps
+        if self.polled >= POLL_EVERY:
+            self.polled = 0
+            if self.deadline.expired():
+                raise _Stopped
+
     def _node(self, state: State, ran: bool, points: int, path: list[Token],
               first: bool = False) -> None:
+        self._poll(POLL_EVERY)
         board = self.board
         relaxation = self.relaxer.solve(state)
         bound = board.weight * points - sum(g.total for g in state) + relaxation.bound
-        if self.best_value is not None and bound <= self.best_value:
+        if bound <= self.best_value:
             return
         if not first:
-            built = realize(board, self.members, state, relaxation, replan=self.relaxer)
+            built = realize(board, self.members, state, relaxation, replan=self.relaxer,
+                            deadline=self.deadline)
             if built is not None:
                 self._offer(board.weight * points + built.value, path + _tokens(built))
-                if self.best_value is not None and bound <= self.best_value:
+                if bound <= self.best_value:
                     return
         children: dict[tuple[State, bool], tuple[int, Key, dict[int, Goods]]] = {}
         start: Key = (state, self.full_hauls, ran)
@@ -114,9 +128,10 @@ class _Search:
         while queue:
             key = queue.popleft()
             here, hauls, has_run = key
+            self._poll(1)
             if has_run:
                 value = board.value(self.members, here, points)
-                if self.best_value is None or value > self.best_value:
+                if value > self.best_value:
                     self._offer(value, path + self._trail(parent, key))
             outcomes = self._outcomes(here)
             if not outcomes:  # a run that fires nothing: a new phase, hauls again
@@ -136,7 +151,7 @@ class _Search:
                 self.budget -= len(parent) - known
                 known = len(parent)
                 if self.budget < 0:
-                    raise _OutOfBudget
+                    raise _Stopped
         ranked = sorted(children.items(), key=lambda item: -item[1][0])
         for (after, has_run), (gained, key, choices) in ranked:
             if self.seen.get((after, has_run), -1) >= gained:
@@ -218,7 +233,6 @@ class _Search:
             else:
                 segment.append(token)
         plan.segments.append(segment)
-        assert self.best_value is not None
         plan.value = self.best_value
         return plan
 
