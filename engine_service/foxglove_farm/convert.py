@@ -34,7 +34,7 @@ from tabletop_rules.foxglove_farm.transcription import (
     town_catalog,
     trail_sides,
 )
-from tabletop_rules.problems import Path, Problem
+from tabletop_rules.problems import Path, PathPart, Problem
 
 from ..reading import Reader
 
@@ -60,7 +60,7 @@ class _ReadTown(NamedTuple):
     index: dict[fox.Position, int]
     complete: bool
 
-    def problems(self, *path: str | int) -> list[Problem]:
+    def problems(self, *path: PathPart) -> list[Problem]:
         """What the rules find wrong with the town, under ``path`` in the request."""
         return [p.under(*path) for p in fox.check_town(self.town, index=self.index,
                                                        complete=self.complete)]
