@@ -205,7 +205,8 @@ def ensure_nginx() -> str | None:
 
     None (and a message saying why) if it is missing and cannot be installed: not root,
     or no apt-get. The package's postinst would start a system nginx on port 80; a
-    ``policy-rc.d`` that exits 101 keeps it from starting any service while it installs.
+    ``policy-rc.d`` that exits 101 (in place of the machine's own, if any, for the
+    install's length) keeps it from starting any service.
     """
     found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
     if found:
@@ -215,11 +216,10 @@ def ensure_nginx() -> str | None:
               "it (apt-get install nginx-light)", file=sys.stderr, flush=True)
         return None
     policy = Path("/usr/sbin/policy-rc.d")
-    ours = not policy.exists()
-    if ours:
-        policy.write_text("#!/bin/sh\n# deploy/proxy.py: start no service while installing\n"
-                          "exit 101\n")
-        policy.chmod(0o755)
+    before = policy.read_bytes() if policy.exists() else None
+    policy.write_text("#!/bin/sh\n# deploy/proxy.py: start no service while installing\n"
+                      "exit 101\n")
+    policy.chmod(0o755)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     try:
         print("proxy: installing nginx-light with apt-get", flush=True)
@@ -227,9 +227,11 @@ def ensure_nginx() -> str | None:
         if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
             subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL)
             subprocess.run(install, env=env, stdout=subprocess.DEVNULL)
-    finally:
-        if ours:
+    finally:  # the machine's own policy back, as it was
+        if before is None:
             policy.unlink()
+        else:
+            policy.write_bytes(before)
     found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
     if not found:
         print("proxy: apt-get could not install nginx-light", file=sys.stderr, flush=True)
