@@ -61,8 +61,9 @@ _INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 
 def _docs_policy(page: str) -> str:
     """The Swagger UI page's CSP: its scripts and styles from where the config says
-    Swagger UI is served (the CDN, or this origin), its one inline script by hash, and
-    requests only to this origin (the OpenAPI document)."""
+    Swagger UI is served (the CDN, or this origin), its one inline script by hash (no
+    other inline script may run), inline styles (Swagger UI sets style attributes), and
+    requests only to this origin (the OpenAPI document, "Try it out")."""
     url = urlsplit(current_app.config["OPENAPI_SWAGGER_UI_URL"])
     source = f"{url.scheme}://{url.netloc}" if url.netloc else "'self'"
     hashes = " ".join(
