@@ -127,7 +127,7 @@ def _read_tile(raw: object, path: Path, catalog: Catalog, refused: frozenset[str
         sides = _read_sides(obj["trail"], (*path, "trail"), problems)
         if "goods" in obj and obj["goods"] not in (None, {}):
             problems.append(Problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS))
-        if sides is None or len(problems) > before or position is None:
+        if sides is None or len(problems) > before:
             return Unread(position)
         return TrailTile(position, sides)
     building_id = read_str(obj["building"], (*path, "building"), problems, "a building id",
@@ -140,7 +140,7 @@ def _read_tile(raw: object, path: Path, catalog: Catalog, refused: frozenset[str
     if obj.get("goods") is not None:
         goods = read_goods(obj["goods"], (*path, "goods"), problems, MAX_GOODS_COUNT,
                            ranged=False) or goods
-    if building is None or len(problems) > before or position is None:
+    if building is None or len(problems) > before:
         return Unread(position, goods)
     return BuildingTile(position, building, goods)
 
@@ -159,10 +159,11 @@ def _read_sides(value: object, path: Path, problems: list[Problem]) -> frozenset
 
 
 def _read_position(obj: Mapping[str, Any], path: Path, problems: list[Problem]
-                   ) -> Position | None:
-    """``row`` and ``col`` of ``obj`` (a tile or a position object)."""
+                   ) -> Position:
+    """``row`` and ``col`` of ``obj`` (a tile or a position object); 0 stands in for one
+    that cannot be read (its problem is recorded), so the rules still check the other."""
     row, col = (_coordinate(obj, key, path, problems) for key in ("row", "col"))
-    return Position(row, col) if row is not None and col is not None else None
+    return Position(row or 0, col or 0)
 
 
 def _coordinate(obj: Mapping[str, Any], key: str, path: Path,
@@ -174,11 +175,19 @@ def _coordinate(obj: Mapping[str, Any], key: str, path: Path,
 
 
 def parse_position(data: object, path: Path, problems: list[Problem]) -> Position | None:
-    """A position object ``{"row": r, "col": c}`` (as in a move's ``from`` and ``to``);
-    its range is :func:`.check_position`'s to judge."""
+    """A position object ``{"row": r, "col": c}`` (as in a move's ``from`` and ``to``),
+    or ``None`` with its problems recorded; its range is :func:`.check_position`'s to
+    judge."""
+    before = len(problems)
+    position = _read_end(data, path, problems)
+    return position if len(problems) == before else None
+
+
+def _read_end(data: object, path: Path, problems: list[Problem]) -> Position:
+    """A move's ``from`` or ``to``; a placeholder stands in for what cannot be read."""
     obj = read_object(data, path, problems, "a position object {\"row\", \"col\"}")
     if obj is None:
-        return None
+        return _NOWHERE
     unknown_keys(obj, ("row", "col"), path, problems, "a position")
     return _read_position(obj, path, problems)
 
@@ -239,8 +248,7 @@ def _read_move(data: object, problems: list[Problem]) -> Move | None:
     unknown_keys(obj, _MOVE_FIELDS, (), problems, "a move")
     good = read_good(obj.get("good"), ("good",), problems) or Good.WOOD
     count = read_whole(obj.get("count", 1), ("count",), problems, 1, MAX_MOVE_COUNT)
-    origin, destination = (parse_position(obj.get(key), (key,), problems) or _NOWHERE
-                           for key in ("from", "to"))
+    origin, destination = (_read_end(obj.get(key), (key,), problems) for key in ("from", "to"))
     return Move(good, 1 if count is None else count, origin, destination)
 
 
@@ -292,32 +300,32 @@ def parse_players(data: object, *, catalog: Catalog | None = None) -> list[tuple
         if obj is not None else None
     if obj is not None:
         unknown_keys(obj, ("players",), (), problems, "a rank request")
-    names: list[str | None] = []
+    names: list[str | None] = [None] * len(items or ())
     players: list[tuple[str, Town]] = []
-    read_towns = items is not None and seats_problem(len(items)) is None
-    for i, item in enumerate(items or ()):
-        path = ("players", i)
-        entry = read_object(item, path, problems, "a player object {\"name\", \"town\"}")
-        if entry is None:
-            names.append(None)
-            continue
-        unknown_keys(entry, ("name", "town"), path, problems, "a player")
-        name = read_str(entry.get("name"), (*path, "name"), problems, "a name",
-                        max_length=None)
-        names.append(name)
-        if not read_towns:
-            continue
-        try:
-            town = parse_town(entry.get("town"), catalog=catalog, path=(*path, "town"))
-        except InvalidInputError as error:
-            problems.extend(error.problems)
-            continue
-        if name is not None:
-            players.append((name, town))
+    if items is not None and seats_problem(len(items)) is None:
+        for i, item in enumerate(items):
+            name, town = _read_player(item, ("players", i), catalog, problems)
+            names[i] = name
+            if name is not None and town is not None:
+                players.append((name, town))
     if items is not None:
         problems.extend(check_players(names))
     _raise(problems, ())
     return players
+
+
+def _read_player(item: object, path: Path, catalog: Catalog | None,
+                 problems: list[Problem]) -> tuple[str | None, Town | None]:
+    entry = read_object(item, path, problems, "a player object {\"name\", \"town\"}")
+    if entry is None:
+        return None, None
+    unknown_keys(entry, ("name", "town"), path, problems, "a player")
+    name = read_str(entry.get("name"), (*path, "name"), problems, "a name", max_length=None)
+    try:
+        return name, parse_town(entry.get("town"), catalog=catalog, path=(*path, "town"))
+    except InvalidInputError as error:
+        problems.extend(error.problems)
+        return name, None
 
 
 def ranking_to_dict(ranking: Ranking) -> dict[str, Any]:

@@ -118,10 +118,10 @@ def _numbers_of(tile: Tile, path: Path) -> list[Problem]:
     return check_numbers(tile.position, goods, path)
 
 
-def check_numbers(position: Position | None, goods: Goods, path: Path) -> list[Problem]:
+def check_numbers(position: Position, goods: Goods, path: Path) -> list[Problem]:
     """Where a tile is, and how many goods it holds: checked also for a tile a reader
-    could not make (``position`` ``None`` when it could not read one)."""
-    problems = [] if position is None else check_position(position, path)
+    could not make."""
+    problems = check_position(position, path)
     problems.extend(p for good, n in goods.items()
                     if (p := out_of_range(n, (*path, "goods", good.value), 0,
                                           MAX_GOODS_COUNT)) is not None)

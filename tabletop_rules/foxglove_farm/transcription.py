@@ -75,7 +75,7 @@ class Unread(NamedTuple):
     """A tile a reader could not make (it has said why), with the numbers it did read:
     the rules still check those, as they would a tile's."""
 
-    position: Position | None
+    position: Position
     goods: Goods = NO_GOODS
 
 
