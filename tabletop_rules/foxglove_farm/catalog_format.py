@@ -20,8 +20,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..problems import InvalidInputError, Path, Problem, quoted
-from ._json import read_choice, read_goods, read_int, read_list, read_object, read_str, \
-    unknown_keys
+from ._json import (
+    read_choice,
+    read_goods,
+    read_int,
+    read_list,
+    read_object,
+    read_str,
+    unknown_keys,
+)
 from .catalog import (
     CATALOG_DOC,
     MAX_DEFINITIONS,

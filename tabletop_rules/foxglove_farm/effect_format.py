@@ -10,8 +10,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..problems import Path, Problem
-from ._json import read_choice, read_good, read_goods, read_int, read_list, read_object, \
-    read_str, unknown_keys
+from ._json import (
+    read_choice,
+    read_good,
+    read_goods,
+    read_int,
+    read_list,
+    read_object,
+    read_str,
+    unknown_keys,
+)
 from .catalog import MAX_EFFECTS, MAX_GOODS_PER_TYPE, MAX_POINTS, MAX_SLOTS
 from .effects import (
     BonusIfHeld,
