@@ -37,7 +37,7 @@ Key = tuple[State, tuple[int, ...], bool]
 
 
 POLL_EVERY = 256
-"""Arrangements enumerated between two looks at the deadline."""
+"""Transports enumerated between two looks at the deadline."""
 
 
 def search(board: Board, members: tuple[int, ...], state: State, relaxer: Relaxer,
@@ -98,7 +98,7 @@ class _Search:
 
     def _poll(self, steps: int) -> None:
         """Stop once the deadline has passed, looking at it every :data:`POLL_EVERY`
-        arrangements."""
+        transports enumerated (an arrangement in a large cluster has hundreds)."""
         self.polled += steps
         if self.polled >= POLL_EVERY:
             self.polled = 0
@@ -128,7 +128,6 @@ class _Search:
         while queue:
             key = queue.popleft()
             here, hauls, has_run = key
-            self._poll(1)
             if has_run:
                 value = board.value(self.members, here, points)
                 if value > self.best_value:
@@ -143,7 +142,9 @@ class _Search:
                 child = (after, True)
                 if child not in children or children[child][0] < points + gained:
                     children[child] = (points + gained, key, choices)
-            for nxt, token in self._transports(here, hauls, has_run):
+            transports = self._transports(here, hauls, has_run)
+            self._poll(1 + len(transports))
+            for nxt, token in transports:
                 if nxt not in parent:
                     parent[nxt] = (key, token)
                     queue.append(nxt)
