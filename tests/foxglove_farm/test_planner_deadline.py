@@ -13,6 +13,7 @@ import json
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -32,7 +33,7 @@ MARGIN = 1.0
 planner keeps back time for its replay and aims at a few tens of milliseconds)."""
 
 
-def planned(data: dict, seconds: float) -> tuple[FinalRoundPlan, int]:
+def planned(data: dict[str, Any], seconds: float) -> tuple[FinalRoundPlan, int]:
     """The plan for a town's JSON within ``seconds``, replayed through the referee's
     checks and held to its claims; and the greedy total it must reach."""
     town = parse_town(data)
@@ -67,14 +68,14 @@ def test_a_caller_gone_still_gets_a_legal_plan() -> None:
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(packed_towns(sizes=(12, 16, 20, 30, 60, 120)))
-def test_packed_towns_never_lose_to_the_greedy_plan(data: dict) -> None:
+def test_packed_towns_never_lose_to_the_greedy_plan(data: dict[str, Any]) -> None:
     plan, greedy = planned(data, 0.1)
     assert plan.total >= greedy
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(packed_towns(sizes=(12,)))
-def test_small_packed_towns_proven_optimal_agree_with_the_brute_force(data: dict) -> None:
+def test_small_packed_towns_proven_optimal_agree_with_the_brute_force(data: dict[str, Any]) -> None:
     plan, _ = planned(data, 0.5)
     if not plan.optimal:
         return
