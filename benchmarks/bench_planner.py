@@ -16,6 +16,12 @@ break up, with little room to move goods around).
 Prints, per size and variant, the median and worst wall time of ``plan_final_round``
 over the seeds, how many towns needed the exact search, and how many of those it could
 not finish within the default search budget (the plan is then not proven optimal).
+
+Then packed towns (``tests/foxglove_farm/packed_towns.py``: every building full,
+processors holding complete batches, Hauler's Huts mixed in) of 12, 60 and 120 tiles,
+planned with the deadline the engine gives a call (``--deadline``, 0.8 s): the median and
+worst time, how many answers are proven optimal, and the gap ``upper_bound - total``
+(median and worst) of the others.
 """
 
 from __future__ import annotations
@@ -30,9 +36,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tabletop_rules.deadline import Deadline  # noqa: E402
 from tabletop_rules.foxglove_farm import Goods, Town, builtin_catalog, parse_town  # noqa: E402
 from tabletop_rules.foxglove_farm import process  # noqa: E402
 from tabletop_rules.foxglove_farm import planner  # noqa: E402
+from tests.foxglove_farm.packed_towns import packed_town  # noqa: E402
 
 ROWS = 10
 BUILDINGS = (
@@ -100,6 +108,25 @@ def time_plan(town: Town) -> tuple[float, bool, planner.FinalRoundPlan]:
         planner.search = original  # type: ignore[assignment]
 
 
+def packed_rows(seeds: int, deadline: float) -> None:
+    """The packed towns' table (see the module docstring)."""
+    print(f"\npacked towns, deadline {deadline} s")
+    print(f"{'tiles':>5} {'variant':>8} {'median ms':>9} {'worst ms':>8} {'optimal':>7} "
+          f"{'gap median':>10} {'gap worst':>9}")
+    for tiles in (12, 60, 120):
+        for variant in ("standard", "expert"):
+            times, optimal, gaps = [], 0, []
+            for seed in range(seeds):
+                town = parse_town(packed_town(seed, tiles, variant, huts=seed % 3))
+                start = time.perf_counter()
+                plan = planner.plan_final_round(town, deadline=Deadline(deadline))
+                times.append((time.perf_counter() - start) * 1000)
+                optimal += plan.optimal
+                gaps.append(plan.upper_bound - plan.total)
+            print(f"{tiles:>5} {variant:>8} {statistics.median(times):>9.1f} {max(times):>8.1f} "
+                  f"{optimal:>4}/{seeds:<2} {statistics.median(gaps):>10.0f} {max(gaps):>9}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=5)
@@ -107,6 +134,8 @@ def main() -> None:
     parser.add_argument("--variant", choices=["standard", "expert", "both"], default="both")
     parser.add_argument("--loaded", action="store_true",
                         help="processing buildings may start with complete batches")
+    parser.add_argument("--deadline", type=float, default=0.8,
+                        help="seconds per packed town (the engine's default for a call)")
     args = parser.parse_args()
     variants = ["standard", "expert"] if args.variant == "both" else [args.variant]
     print(f"{'tiles':>5} {'bldgs':>5} {'goods':>5} {'variant':>8} {'hut':>3} "
@@ -126,6 +155,7 @@ def main() -> None:
                 print(f"{ROWS * columns:>5} {ROWS * columns // 2:>5} {goods:>5} {variant:>8} "
                       f"{'yes' if hut else 'no':>3} {statistics.median(times):>9.1f} "
                       f"{max(times):>8.1f} {searched:>8} {unproven:>8} {steps:>5}")
+    packed_rows(args.seeds, args.deadline)
 
 
 if __name__ == "__main__":

@@ -2,10 +2,12 @@
 
 The planner's relaxation (:mod:`.relaxation`) is an integer program with a handful of rows
 (one per goods pool, a few per end-game tile) and tens of columns (one per kind of
-processing batch). That is far too small to justify a native solver dependency, and small
-enough that a textbook simplex in floats is fast and numerically safe: every coefficient is
-a small integer, so the optimum of each relaxation is exact to ~1e-9, far inside the
-margin of 1 that an integral objective leaves for pruning.
+processing batch). That is far too small to justify a native solver dependency (measured
+against HiGHS: see the package docstring), and small enough that a textbook simplex in
+floats is fast and numerically safe: every coefficient is a small integer, so the optimum
+of each relaxation is exact to ~1e-9, far inside the margin of 1 that an integral
+objective leaves for pruning. The branch and bound is bounded (:data:`NODE_LIMIT`, a
+deadline) and, stopped, answers the bound its open nodes still allow.
 
 ``maximize c.x  subject to  A x <= b,  0 <= x <= upper,  x integer``.
 """
