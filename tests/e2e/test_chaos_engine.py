@@ -612,11 +612,14 @@ def test_sigkilled_engine_under_load_is_503_then_back_within_a_second() -> None:
 # --- SIGTERM: NOT_SERVING while draining, gone after the grace period ----------------
 
 
+GRACE = 1.0
+
+
 def test_sigterm_reports_not_serving_and_exits_within_the_grace_period() -> None:
     # A plan allowed to run long (if the planner needs it) and a per_set board that was
     # 4-5 s of CPU on the landed main are in flight, and a health Watch stream too (it
     # keeps the grace period open whatever the others take).
-    engine, address = launch_engine(grace=1, REFEREE_ENGINE_PLAN_SECONDS="5",
+    engine, address = launch_engine(grace=GRACE, REFEREE_ENGINE_PLAN_SECONDS="5",
                                     REFEREE_ENGINE_MAX_CALL_SECONDS="10")
     in_flight: list[Any] = []
     checks: list[tuple[float, str]] = []
@@ -663,15 +666,16 @@ def test_sigterm_reports_not_serving_and_exits_within_the_grace_period() -> None
         channel.close()
     finally:
         shut(engine)
-    assert gone_after is not None and gone_after <= 3.0, (
+    assert gone_after is not None and gone_after <= GRACE + 2, (
         f"engine still running {gone_after or '> 5'} s after SIGTERM with --grace 1; "
         f"health checks {checks}; output:\n{''.join(engine.lines[-20:])}")
-    statuses = [status for _, status in checks]
-    assert "NOT_SERVING" in statuses, (
-        f"no Check for '' said NOT_SERVING during the grace period: {checks} "
-        f"(a Watch saw {watched})")
-    after = statuses[statuses.index("NOT_SERVING"):]
-    assert "SERVING" not in after, f"SERVING again while draining: {checks}"
+    # Every Check sent while the grace period runs (after the signal has surely been
+    # handled, before the period's end) is answered, and answered NOT_SERVING: a probe
+    # must read the drain, not a refused call (UNAVAILABLE) or an engine still SERVING.
+    during = [(at, status) for at, status in checks if 0.25 <= at <= GRACE - 0.1]
+    assert during and all(status == "NOT_SERVING" for _, status in during), (
+        f"Check for '' during the grace period (seconds after SIGTERM, answer): {checks} "
+        f"(a Watch opened before saw {watched})")
 
 
 # --- reproducers and the worst inputs within the limits ------------------------------
