@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -53,10 +54,12 @@ def test_the_packed_expert_reproducer_beats_the_greedy_plan() -> None:
     assert plan.total >= max(86, greedy)
 
 
-def test_a_120_tile_packed_town_with_a_tiny_deadline() -> None:
-    for variant in ("standard", "expert"):
-        plan, greedy = planned(packed_town(3, 120, variant, huts=2), 0.05)
-        assert plan.total >= greedy
+@pytest.mark.parametrize("seed", [7, 8])
+def test_a_120_tile_packed_town_with_a_tiny_deadline(seed: int) -> None:
+    """On the landed planner seed 7 took 4.1 s; seed 8 answered 460 points, unproven,
+    where the greedy plan reaches 618."""
+    plan, greedy = planned(packed_town(seed, 120, "expert", huts=2), 0.05)
+    assert plan.total >= greedy
 
 
 def test_a_caller_gone_still_gets_a_legal_plan() -> None:
