@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tabletop_rules.deadline import Deadline
@@ -71,6 +71,7 @@ def test_a_caller_gone_still_gets_a_legal_plan() -> None:
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(packed_towns(sizes=(12, 16, 20, 30, 60, 120)))
+@example(packed_town(3, 120, "expert", huts=0))  # the landed planner: 459, greedy 563
 def test_packed_towns_never_lose_to_the_greedy_plan(data: dict[str, Any]) -> None:
     plan, greedy = planned(data, 0.1)
     assert plan.total >= greedy

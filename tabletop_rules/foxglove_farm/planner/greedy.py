@@ -30,8 +30,7 @@ from ..effects import Convert
 from ..model import GOODS, Goods
 from .actions import Action, ClusterPlan, MoveAction
 from .board import Board, State
-
-Pool = tuple[int, int]
+from .relaxation import Pool
 
 
 def greedy(board: Board, members: tuple[int, ...], state: State,
@@ -129,7 +128,7 @@ class _Greedy:
         moves.append(MoveAction(g, origin, destination))
 
     def _best_partner(self, trial: dict[int, Goods], candidates: list[int], g: int,
-                  delta: int) -> int | None:
+                      delta: int) -> int | None:
         """The candidate whose worth changes most favourably when it gains ``delta`` goods
         of type ``g`` (``delta`` -1: gives one up)."""
         good = GOODS[g]
