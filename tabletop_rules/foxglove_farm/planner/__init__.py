@@ -76,7 +76,7 @@ from ..scoring import score_town
 from ..transport import Move, Pick, apply_haul, apply_move
 from .actions import Action, ClusterPlan, HaulAction, MoveAction
 from .board import Board
-from .greedy import greedy
+from .greedy import greedy, greedy_variants
 from .realize import realize
 from .relaxation import Relaxer, UnboundedPlanError
 from .search import search
@@ -233,7 +233,7 @@ def _plan_cluster(board: Board, members: tuple[int, ...], budget: int | None,
     they leave a gap, the exact search, each only ever replacing the plan with a better
     one."""
     state = tuple(board.spots[i].tile.goods for i in members)
-    best = greedy(board, members, state, deadline)
+    best = greedy(board, members, state)
     relaxer = Relaxer(board, members, deadline)
     relaxation = relaxer.solve(state)
     bound = relaxation.bound - sum(g.total for g in state)
@@ -243,6 +243,8 @@ def _plan_cluster(board: Board, members: tuple[int, ...], budget: int | None,
         built = realize(board, members, state, relaxation, replan, deadline)
         if built is not None and built.value > best.value:
             best = built
+    if best.value < bound:
+        best = greedy_variants(board, members, state, best, deadline)
     optimal = best.value >= bound
     if not optimal:
         best, optimal = search(board, members, state, relaxer, best, budget, deadline)

@@ -13,7 +13,8 @@ plan is built in time linear in the town per batch loaded, and is always legal:
 - phases repeat while a run is worth something; the round ends after whichever run
   leaves the best value once goods are moved onto end-game tiles (Ranch, FF-R7).
 
-Up to four variants are built and the best kept: end-game tiles filled only at the end,
+Up to four variants are built and the best kept (beyond the first, only when the exact
+work has not proven a plan best, and while the deadline allows): end-game tiles filled only at the end,
 or also before the first run (sheep resting on a Ranch are then out of the processors'
 way); inputs taken from any building, or only from buildings that do not process (a
 loaded building robbed for a better batch often leaves a worse next phase; on packed
@@ -23,8 +24,6 @@ towns robbing wins about 19 times in 20). No hauls: a Hauler's Hut's haul is opt
 
 from __future__ import annotations
 
-from itertools import product
-
 from ...deadline import Deadline
 from ..effects import Convert
 from ..model import GOODS, Goods
@@ -33,20 +32,26 @@ from .board import Board, State
 from .relaxation import Pool
 
 
-def greedy(board: Board, members: tuple[int, ...], state: State,
-           deadline: Deadline) -> ClusterPlan:
-    """The best of the greedy variants for the cluster (see the module docstring). The
-    first is always built: it is the plan every answer stands on, and takes milliseconds
-    (about 10-25 ms for a packed 120-tile town); the others while ``deadline`` allows."""
-    settle = (False, True) if any(board.spots[i].end_effects for i in members) else (False,)
-    best: ClusterPlan | None = None
-    for rob, settle_first in product((True, False), settle):
-        if best is not None and deadline.expired():
+def greedy(board: Board, members: tuple[int, ...], state: State) -> ClusterPlan:
+    """The first variant (inputs from anywhere, end-game tiles filled at the end): always
+    built, it is the plan every answer stands on, and takes milliseconds (10-25 ms for a
+    packed 120-tile town)."""
+    return _Greedy(board, members, state, settle_first=False, rob=True).build()
+
+
+def greedy_variants(board: Board, members: tuple[int, ...], state: State,
+                    best: ClusterPlan, deadline: Deadline) -> ClusterPlan:
+    """``best`` or a better plan from the other variants, built while ``deadline``
+    allows (when the constructive plan has not proven ``best`` optimal)."""
+    keepers = any(board.spots[i].end_effects for i in members)
+    for rob, settle_first in ((True, True), (False, False), (False, True)):
+        if deadline.expired():
             break
+        if settle_first and not keepers:
+            continue
         plan = _Greedy(board, members, state, settle_first, rob).build()
-        if best is None or plan.value > best.value:
+        if plan.value > best.value:
             best = plan
-    assert best is not None
     return best
 
 
