@@ -1,7 +1,10 @@
 """Install what the tests need, then run them: ``python3 deploy/test.py [pytest args]``.
 
 nginx too (``deploy/proxy.py``): the end-to-end tests run the service behind it, as the
-quick start does; they skip, saying why, only where it cannot be installed.
+quick start does; they skip, saying why, only where it cannot be installed. Without
+arguments it runs the whole suite in parallel and reports line coverage, the engine and
+gateway processes the end-to-end tests start included (``[tool.coverage]`` in
+pyproject.toml).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ def main() -> int:
     env = dict(os.environ)
     if env.get("CI"):
         env.setdefault("HYPOTHESIS_PROFILE", "ci")
-    args = sys.argv[1:] or ["-n", "auto"]
+    args = sys.argv[1:] or ["-n", "auto", "--cov", "--cov-report=term"]
     return subprocess.run([str(python), "-m", "pytest", *args], cwd=REPO_ROOT, env=env).returncode
 
 
