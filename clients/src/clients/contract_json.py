@@ -25,6 +25,7 @@ same protobuf request, and both answer the same JSON.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, TypeVar, cast
@@ -158,7 +159,7 @@ def _untag(value: dict[str, Json], descriptor: Descriptor, path: tuple[str | int
     members = [f.name for f in descriptor.oneofs_by_name[oneof].fields]
     kind = value.get(tag)
     if kind not in members:
-        raise _invalid((*path, tag), f"{kind!r} is not a {tag} here; expected one of "
+        raise _invalid((*path, tag), f"{reprlib.repr(kind)} is not a {tag} here; expected one of "
                                      f"{', '.join(members)}")
     common = {f.name for f in descriptor.fields if f.containing_oneof is None}
     return ({**{k: v for k, v in value.items() if k in common},
@@ -185,7 +186,7 @@ def _load_one(value: Json, field: FieldDescriptor, path: tuple[str | int, ...]) 
     if field.enum_type is not None:
         names = _enum_names(field.enum_type)
         if value not in names.values():
-            raise _invalid(path, f"{value!r} is not a {field.enum_type.name}; expected one "
+            raise _invalid(path, f"{reprlib.repr(value)} is not a {field.enum_type.name}; expected one "
                                  f"of {', '.join(n for n in names.values() if n)}")
         return next(full for full, short in names.items() if short == value)
     if field.message_type is not None:
