@@ -27,15 +27,17 @@ the constructive plan at each phase), the branch and bound also stops after
 time for the final replay is kept back. Stopped, each answers its best so far and a
 bound that is still proven (the branch and bound's open nodes, the root relaxation).
 
-Why the hand-written solver (:mod:`.lp`) and not HiGHS (``highspy`` 1.16; CP-SAT not tried),
-measured 2026-12-01 on the 71 integer programs the relaxations of packed towns of 12, 60
-and 120 tiles make (both variants, 2-core machine): both agree on all 71 optima; HiGHS
-proves each at its root node (presolve and cuts) in 3.5 ms median, 17 ms worst, the
-hand-written branch and bound takes 0.4 ms median and 240 ms worst (389 LP solves). The
-search calls the relaxation at every node it visits, so the median is what counts: HiGHS
-would make the search some eight times slower per node, for a native dependency (and
-numpy) in a pure-Python rules library. The rare hard program is what the node limit and
-the deadline bound instead; stopped, it still answers a proven bound.
+Why the hand-written solver (:mod:`.lp`) and not HiGHS (``highspy`` 1.16; CP-SAT not
+tried), measured 2026-12-01 on a 2-core machine on the integer programs the planner
+solves while planning packed towns (5 a size and variant, 0.8 s deadline); both agree on
+all 375 optima. 12 and 60 tiles, 245 programs: hand-written 0.14 ms median, 54 ms worst,
+182 ms in all; HiGHS 2.5 ms median, 11 ms worst, 579 ms in all (its setup per call
+dominates). 120 tiles, 130 programs: hand-written 0.6 / 196 / 1,269 ms; HiGHS 3.2 / 9.8 /
+502 ms (it proves each at its root node, where the dense simplex is re-solved up to a few
+hundred times). HiGHS wins only on the largest towns, where the deadline bounds the time
+anyway and a stopped branch and bound still answers a proven bound, and it would bring a
+native dependency (and numpy) into a pure-Python rules library. If 120-tile expert towns
+must be proven more often, a hybrid (HiGHS past a few hundred LP solves) is the next step.
 
 Cost: building the clusters and the programs is linear in the town; each program has a
 row per goods pool (5 per region) and a column per kind of batch; the greedy and
