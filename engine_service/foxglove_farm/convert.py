@@ -24,7 +24,7 @@ from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm import planner
 from tabletop_rules.foxglove_farm.catalog_format import catalog_to_dict
-from tabletop_rules.foxglove_farm.ranking import seats_problem
+from tabletop_rules.players import seats_problem
 from tabletop_rules.foxglove_farm.transcription import (
     ONE_KIND,
     TRAIL_HOLDS_NO_GOODS,

@@ -59,7 +59,7 @@ DRAFT_RULE = {Mode.STANDARD: "DFM-R11", Mode.YOUNG_SHOPPER: "DFM-R13"}
 """The ruling that governs turns and the display in each mode."""
 
 MIN_PLAYERS = 2
-MAX_PLAYERS = 4
+"""A game needs 2 players, and seats up to :data:`tabletop_rules.players.MAX_PLAYERS`."""
 
 
 class Action(enum.Enum):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..problems import InvalidInputError, Problem
-from .draft import DRAFT_RULE, FACE_UP, MAX_PLAYERS, MIN_PLAYERS, TOTAL_TILES, Action
+from ..players import MAX_PLAYERS
+from .draft import DRAFT_RULE, FACE_UP, MIN_PLAYERS, TOTAL_TILES, Action
 from .moves import Setup
 from .state import GameState, check_rules_version, check_seats
 from .validation import check_tile

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..players import MAX_PLAYERS
 from ..problems import Problem
 from .draft import (
     DRAFT_RULE,
-    MAX_PLAYERS,
     MIN_PLAYERS,
     ROUNDS,
     TOTAL_TILES,

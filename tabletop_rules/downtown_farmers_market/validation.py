@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..problems import InvalidInputError, Problem, quoted
+from ..players import name_problems, seats_problem
+from ..problems import InvalidInputError, Problem
 from .challenges import Challenge, ExactCount, ExactCountAny, ExactTotal, Forbidden, PerSet
 from .model import (
     GRID_SIZE,
@@ -22,8 +23,6 @@ from .model import (
     Mode,
 )
 
-MAX_PLAYERS = 4
-MAX_NAME_LENGTH = 100
 
 
 def check_board(board: Board) -> list[Problem]:
@@ -133,18 +132,11 @@ def check_players(players: Sequence[tuple[str, Board]], mode: Mode | None = None
     expected = mode or (players[0][1].mode if players else Mode.STANDARD)
     setting = (f"the game is played in {expected.value} mode" if mode else
                f"the first player's board is in {expected.value} mode")
-    if not 1 <= len(players) <= MAX_PLAYERS:
-        problems.append(Problem(("players",), f"rank 1 to {MAX_PLAYERS} players; "
-                                f"got {len(players)}"))
-    names: set[str] = set()
-    for i, (name, board) in enumerate(players):
-        if not name.strip() or len(name) > MAX_NAME_LENGTH:
-            problems.append(Problem(("players", i, "name"),
-                                    f"a name has 1 to {MAX_NAME_LENGTH} characters"))
-        elif name in names:
-            problems.append(Problem(("players", i, "name"), f"{quoted(name)} is named twice; "
-                                    "give each player a distinct name"))
-        names.add(name)
+    seats = seats_problem(len(players))
+    if seats is not None:
+        problems.append(seats)
+    problems.extend(name_problems([name for name, _ in players]))
+    for i, (_, board) in enumerate(players):
         if board.mode is not expected:
             problems.append(Problem(("players", i, "board", "mode"),
                                     f"{setting}; this board is {board.mode.value}"))

@@ -40,7 +40,8 @@ from .model import (
     Town,
     Variant,
 )
-from .ranking import Ranking, check_players, seats_problem
+from ..players import seats_problem
+from .ranking import Ranking, check_players
 from .routes import route_to_list
 from .scoring import TownScore
 from .town import MAX_COORDINATE, MAX_GOODS_COUNT, check_town

@@ -195,6 +195,17 @@ def test_parse_players_problems(body, path):
     assert path in [p.path for p in error.value.problems]
 
 
+def test_four_players_rank_and_every_bad_town_is_reported():
+    four = parse_players({"players": [{"name": n, "town": town_data()} for n in "ABCD"]})
+    assert [name for name, _ in four] == ["A", "B", "C", "D"]
+    with pytest.raises(InvalidInputError) as error:
+        parse_players({"players": [{"name": "A", "town": town_data(score_track=-1)},
+                                   {"name": "B", "town": town_data()},
+                                   {"name": "C", "town": town_data(score_track=-2)}]})
+    assert [p.path for p in error.value.problems] == [("players", 0, "town", "score_track"),
+                                                      ("players", 2, "town", "score_track")]
+
+
 def test_check_players_judges_names_however_they_were_read():
     problems = check_players(["Ana", "Ana", " ", None, "x" * 101][:4])
     assert [(p.path, p.message) for p in problems] == [

@@ -203,10 +203,20 @@ def test_transport_problems_point_into_town_and_move(gateway: FlaskClient) -> No
     ({"players": [{"name": "Ana"}, {"town": RANCH["town"]}]},
      {"/players/0/town", "/players/1/name"}),
     ({"players": [{"name": "Ana", "town": UNDOCUMENTED}]}, {"/players/0/town/tiles/2/building"}),
+    ({"players": [{"name": "Ana", "town": UNDOCUMENTED}, {"name": "Ben", "town": RANCH["town"]},
+                  {"name": "Cy", "town": UNDOCUMENTED}, {"name": "x" * 101, "town": RANCH["town"]}]},
+     {"/players/0/town/tiles/2/building", "/players/2/town/tiles/2/building", "/players/3/name"}),
 ])
 def test_rank_breaches_point_into_the_players(gateway: FlaskClient, body: Any,
                                               expected: set[str]) -> None:
     assert pointers(problem(gateway.post(RANK, json=body), 422)) == expected
+
+
+def test_four_players_are_ranked(gateway: FlaskClient) -> None:
+    body = {"players": [{"name": name, "town": RANCH["town"]} for name in "ABCD"]}
+    answer = gateway.post(RANK, json=body)
+    assert answer.status_code == 200, answer.get_json()
+    assert [s["place"] for s in answer.get_json()["standings"]] == [1, 1, 1, 1]
 
 
 def test_an_unbounded_final_round_is_refused_at_the_catalog(gateway: FlaskClient) -> None:

@@ -17,7 +17,7 @@ import marshmallow as ma
 from referee.downtown_farmers_market.v1 import board_pb2, downtown_farmers_market_service_pb2 as service_pb2
 from referee.downtown_farmers_market.v1 import game_pb2, scoring_pb2
 from tabletop_rules.downtown_farmers_market.model import MAX_SETS
-from tabletop_rules.downtown_farmers_market.validation import MAX_NAME_LENGTH, MAX_PLAYERS
+from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
 
 from ...fields import INT32_MIN, ProtoEnum, Tagged, set_fields, whole_number

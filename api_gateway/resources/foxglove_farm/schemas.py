@@ -18,7 +18,7 @@ from google.protobuf import json_format, struct_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from referee.foxglove_farm.v1 import planning_pb2, scoring_pb2, town_pb2, transport_pb2
 from tabletop_rules.foxglove_farm.catalog import MAX_DEFINITIONS
-from tabletop_rules.foxglove_farm.ranking import MAX_NAME_LENGTH, MAX_PLAYERS
+from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 from tabletop_rules.foxglove_farm.town import MAX_TILES
 
 from ...fields import INT32_MAX, INT32_MIN, ProtoEnum, Tagged, set_fields, whole_number
