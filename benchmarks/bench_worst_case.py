@@ -20,7 +20,8 @@ The inputs (limits from README "Limits and what each call may cost"):
 - DFM legal-moves / moves/validate: the first state of that game (every cell free, five
   3-ingredient tiles face up);
 - DFM games/replay: a 4-player game played legally to its end, padded to 1000 moves (the
-  limit) with moves after the end (replay stops at the first illegal one);
+  limit) with moves after the end (replay stops at the first illegal one): a standard
+  game (per_set boards to score) and a Young Shopper one (the longest legal log);
 - FF score / plan: a packed expert town of 120 tiles (the limit): the 16-tile planner
   reproducer (shared/reproducers) repeated to the east;
 - FF score / plan again with a request catalog at its limits (200 definitions of 10
@@ -90,15 +91,20 @@ def _name(i: int, seed: int) -> str:
     return (f"Player {i} of game {seed} " * 10)[:100]
 
 
-def setup(seed: int) -> dict[str, Any]:
+def setup(seed: int, mode: str = "standard") -> dict[str, Any]:
+    """4 players; standard boards carry the per_set challenges above. A Young Shopper game
+    is the longest legal log (64 takes and 62 reveals), a standard one the costliest to
+    score."""
     rng = random.Random(seed)
     players = []
     for i in range(4):
         board = per_set_board(seed * 10 + i)
         del board["grid"]
-        players.append({"name": _name(i, seed), "board": board})
-    face_up = [[rng.choice(INGREDIENTS) for _ in range(3)] for _ in range(5)]
-    return {"mode": "standard", "players": players, "first_player": 0, "face_up": face_up}
+        players.append({"name": _name(i, seed),
+                        "board": board if mode == "standard" else {"mode": mode}})
+    face_up = [[rng.choice(INGREDIENTS) for _ in range(3)]
+               for _ in range(5 if mode == "standard" else 3)]
+    return {"mode": mode, "players": players, "first_player": 0, "face_up": face_up}
 
 
 def reproducer() -> dict[str, Any]:
@@ -165,16 +171,17 @@ def to_request(endpoint: Endpoint, body: Any) -> bytes:
     raise TypeError(f"cannot wrap {type(loaded).__name__} in {endpoint.request_type.__name__}")
 
 
-def play_a_game(client: Any, seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def play_a_game(client: Any, seed: int, mode: str = "standard"
+                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A legal 4-player game, to its end, through the gateway (not timed): setup, moves."""
     rng = random.Random(seed)
-    game_setup = setup(seed)
+    game_setup = setup(seed, mode)
     state = client.post("/v1/downtown-farmers-market/games", json=game_setup).get_json()
     moves: list[dict[str, Any]] = []
     while not state.get("game_over") and len(moves) < 400:
         if state.get("expected") == "reveal":
             candidates = [{"action": "reveal", "tiles": [
-                [rng.choice(INGREDIENTS) for _ in range(rng.randint(1, 3))]
+                [rng.choice(INGREDIENTS) for _ in range(3)]
                 for _ in range(n)]} for n in (4, 3, 2, 1)]
         else:
             legal = client.post("/v1/downtown-farmers-market/legal-moves",
@@ -202,14 +209,15 @@ def endpoints(client: Any) -> list[Endpoint]:
 
     dfm = "/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/"
     ff = "/referee.foxglove_farm.v1.FoxgloveFarmService/"
-    games: dict[int, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+    games: dict[tuple[int, str], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
     first_states: dict[int, dict[str, Any]] = {}
-    notes: dict[str, str] = {}
+    standard_notes: dict[str, str] = {}
+    young_notes: dict[str, str] = {}
 
-    def game(seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        if seed not in games:
-            games[seed] = play_a_game(client, seed)
-        return games[seed]
+    def game(seed: int, mode: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        if (seed, mode) not in games:
+            games[seed, mode] = play_a_game(client, seed, mode)
+        return games[seed, mode]
 
     def first_state(seed: int) -> dict[str, Any]:
         if seed not in first_states:
@@ -217,10 +225,10 @@ def endpoints(client: Any) -> list[Endpoint]:
                                              json=setup(seed)).get_json()
         return first_states[seed]
 
-    def replay_body(seed: int) -> dict[str, Any]:
-        game_setup, moves = game(seed)
+    def replay_body(seed: int, mode: str, notes: dict[str, str]) -> dict[str, Any]:
+        game_setup, moves = game(seed, mode)
         padded = moves + [moves[i % len(moves)] for i in range(1000 - len(moves))]
-        notes["replay"] = f"{len(moves)} legal moves to the end, padded to 1000"
+        notes["replay"] = f"{mode}: {len(moves)} legal moves, padded to 1000"
         return {"setup": game_setup, "moves": padded}
 
     def legal_move_body(seed: int) -> dict[str, Any]:
@@ -251,7 +259,10 @@ def endpoints(client: Any) -> list[Endpoint]:
                  "first state, a take", legal_move_body),
         Endpoint("DFM games/replay", dfm + "ReplayGame", dfm_schemas.ReplayGameRequestSchema,
                  dfm_pb2.ReplayGameRequest, "full 4-player game, padded to 1000 moves",
-                 replay_body, notes),
+                 lambda seed: replay_body(seed, "standard", standard_notes), standard_notes),
+        Endpoint("DFM games/replay", dfm + "ReplayGame", dfm_schemas.ReplayGameRequestSchema,
+                 dfm_pb2.ReplayGameRequest, "full 4-player game, padded to 1000 moves",
+                 lambda seed: replay_body(seed, "young_shopper", young_notes), young_notes),
         Endpoint("FF score", ff + "ScoreTown", ff_schemas.TownSchema, ff_pb2.ScoreTownRequest,
                  "packed expert town, 120 tiles", packed_town),
         Endpoint("FF score", ff + "ScoreTown", ff_schemas.TownSchema, ff_pb2.ScoreTownRequest,
@@ -300,7 +311,7 @@ def main() -> None:
     print(f"engine in process on {address}, pinned to core {core}; {args.repeat} calls each, "
           f"client deadline {args.deadline:g} s; leftover = process CPU in the "
           f"{IDLE_WINDOW:g} s after an answer\n")
-    header = (f"{'endpoint':<22} {'input':<42} {'median':>9} {'worst':>9} {'leftover':>9}  "
+    header = (f"{'endpoint':<22} {'input':<46} {'median':>9} {'worst':>9} {'leftover':>9}  "
               f"answers")
     print(header)
     print("-" * len(header))
@@ -336,12 +347,12 @@ def main() -> None:
             endpoint.describe = "; ".join(endpoint.notes.values())
         if times:
             median, worst = statistics.median(times), max(times)
-            row = (f"{endpoint.name:<22} {endpoint.describe[:42]:<42} "
+            row = (f"{endpoint.name:<22} {endpoint.describe[:46]:<46} "
                    f"{median * 1000:>7.1f}ms {worst * 1000:>7.1f}ms {max(leftovers):>8.2f}s  "
                    f"{summary(outcomes)}")
         else:
             worst = 0.0
-            row = f"{endpoint.name:<22} {endpoint.describe[:42]:<42} {'-':>9} {'-':>9} " \
+            row = f"{endpoint.name:<22} {endpoint.describe[:46]:<46} {'-':>9} {'-':>9} " \
                   f"{'-':>9}  {summary(outcomes)}"
         flags = []
         if worst > ONE_SECOND:
