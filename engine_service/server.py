@@ -55,7 +55,7 @@ class Engine:
 def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
                   limits: CallLimits | None = None) -> Engine:
     """Build the server bound to ``address`` (port 0 picks a free port)."""
-    limits = limits or CallLimits(seats=expensive_seats(2, 2))
+    limits = limits or CallLimits(seats=expensive_seats(1, 2))
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="rpc"),
         interceptors=[CallPolicy(limits.seats)],
