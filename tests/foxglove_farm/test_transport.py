@@ -124,6 +124,8 @@ def test_no_route():
 def test_expert_route_blocked():
     town_ = town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), *LINE, start=False,
                  variant="expert")
+    with pytest.raises(IllegalMoveError):  # the fast path reads the variant too
+        apply_move(town_, move("wood", 1, (0, 0), (4, 0)))
     check = check_move(town_, move("wood", 1, (0, 0), (4, 0)))
     assert reasons(check) == [("EXPERT_ROUTE_BLOCKED", "")]
     assert check.violations[0].rule == "FF-R2"
