@@ -86,10 +86,22 @@ Behavior = Callable[[Any, grpc.ServicerContext], Any]
 
 
 class CallPolicy(grpc.ServerInterceptor):
-    """Parses unary requests itself and bounds the expensive methods' concurrency."""
+    """Parses unary requests itself, bounds the expensive methods' concurrency, and
+    counts the calls in flight (a draining engine waits for them)."""
 
     def __init__(self, seats: Mapping[str, int]) -> None:
         self._seats = {method: threading.BoundedSemaphore(n) for method, n in seats.items()}
+        self._lock = threading.Lock()
+        self._in_flight = 0
+
+    @property
+    def in_flight(self) -> int:
+        """Unary calls being answered now."""
+        return self._in_flight
+
+    def _count(self, change: int) -> None:
+        with self._lock:
+            self._in_flight += change
 
     def intercept_service(self, continuation: Callable[[grpc.HandlerCallDetails], Any],
                           details: grpc.HandlerCallDetails) -> Any:
@@ -101,11 +113,7 @@ class CallPolicy(grpc.ServerInterceptor):
         seats = self._seats.get(details.method)
         method = details.method
 
-        def guarded(raw: bytes, context: grpc.ServicerContext) -> Any:
-            try:
-                request = parse(raw)
-            except DecodeError:
-                context.abort_with_status(_MALFORMED)
+        def seated(request: Any, context: grpc.ServicerContext) -> Any:
             if seats is None:
                 return behavior(request, context)
             if not seats.acquire(blocking=False):
@@ -114,6 +122,17 @@ class CallPolicy(grpc.ServerInterceptor):
                 return behavior(request, context)
             finally:
                 seats.release()
+
+        def guarded(raw: bytes, context: grpc.ServicerContext) -> Any:
+            try:
+                request = parse(raw)
+            except DecodeError:
+                context.abort_with_status(_MALFORMED)
+            self._count(+1)
+            try:
+                return seated(request, context)
+            finally:
+                self._count(-1)
 
         return grpc.unary_unary_rpc_method_handler(
             guarded, request_deserializer=None,

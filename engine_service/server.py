@@ -43,22 +43,30 @@ def expensive_seats(plans: int, replays: int) -> dict[str, int]:
             method_name(downtown_farmers_market.SERVICE, "ReplayGame"): replays}
 
 
+ANNOUNCE_SECONDS = 0.5
+"""How long a stopping engine at least keeps answering, NOT_SERVING, so that probes and
+balancers read the drain before calls are refused (within the grace period)."""
+
+
 @dataclass
 class Engine:
-    """A built, not yet started, engine: the server, the port it bound, its health."""
+    """A built, not yet started, engine: the server, the port it bound, its health, and
+    the policy that counts its calls."""
 
     server: grpc.Server
     port: int
     health: health.HealthServicer
+    policy: CallPolicy
 
 
 def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
                   limits: CallLimits | None = None) -> Engine:
     """Build the server bound to ``address`` (port 0 picks a free port)."""
     limits = limits or CallLimits(seats=expensive_seats(1, 2))
+    policy = CallPolicy(limits.seats)
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="rpc"),
-        interceptors=[CallPolicy(limits.seats)],
+        interceptors=[policy],
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
                  ("grpc.so_reuseport", 0),
                  # Let the gateway's keepalive pings through, so a vanished engine is
@@ -76,14 +84,16 @@ def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
     port = server.add_insecure_port(address)
     if port == 0:
         raise OSError(f"could not bind the engine to {address}")
-    return Engine(server, port, health_servicer)
+    return Engine(server, port, health_servicer, policy)
 
 
 def serve(address: str, max_workers: int, grace_seconds: float,
           limits: CallLimits | None = None) -> None:
-    """Run until SIGTERM or SIGINT, then report NOT_SERVING, stop taking calls and let
-    in-flight ones finish for up to ``grace_seconds``; the process then exits even if a
-    computation is still running (its call was cancelled, so no one waits for it)."""
+    """Run until SIGTERM or SIGINT, then drain within ``grace_seconds``: report
+    NOT_SERVING while still answering (so balancers stop sending first), for at least
+    :data:`ANNOUNCE_SECONDS` and until no call is in flight; then stop, cancelling what
+    is left at the end of the grace period. The process then exits even if a computation
+    is still running (its call was cancelled, so no one waits for it)."""
     engine = create_server(address, max_workers, limits)
     engine.server.start()
     host = address.rsplit(":", 1)[0]
@@ -98,8 +108,12 @@ def serve(address: str, max_workers: int, grace_seconds: float,
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     stopping.wait()
+    drained_by = time.monotonic() + grace_seconds
     engine.health.enter_graceful_shutdown()  # probes see NOT_SERVING while draining
-    engine.server.stop(grace_seconds).wait(grace_seconds + EXIT_MARGIN_SECONDS)
+    time.sleep(min(ANNOUNCE_SECONDS, grace_seconds))
+    while engine.policy.in_flight and time.monotonic() < drained_by:
+        time.sleep(0.02)
+    engine.server.stop(0).wait(EXIT_MARGIN_SECONDS)
     log.info("engine stopped")
     # The interpreter joins the executor's threads as it exits, so a computation that has
     # not yet seen its cancellation would hold the process past the grace period: a
