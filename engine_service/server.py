@@ -113,7 +113,9 @@ def serve(address: str, max_workers: int, grace_seconds: float,
     time.sleep(min(ANNOUNCE_SECONDS, grace_seconds))
     while engine.policy.in_flight and time.monotonic() < drained_by:
         time.sleep(0.02)
-    engine.server.stop(0).wait(EXIT_MARGIN_SECONDS)
+    # What grace is left lets answers already computed be written out.
+    left = max(0.0, drained_by - time.monotonic())
+    engine.server.stop(left).wait(left + EXIT_MARGIN_SECONDS)
     log.info("engine stopped")
     # The interpreter joins the executor's threads as it exits, so a computation that has
     # not yet seen its cancellation would hold the process past the grace period: a

@@ -210,14 +210,20 @@ def test_sigterm_lets_in_flight_calls_finish() -> None:
     try:
         with GrpcClient(address, timeout=30) as client:
             assert client.ready()  # connected before the call starts
-            call = threading.Thread(
-                target=lambda: answers.append(client.foxglove_farm.plan_final_round(town)))
+            def plan() -> None:
+                answers.append(client.foxglove_farm.plan_final_round(town))
+                answered.append(time.monotonic())
+
+            answered: list[float] = []
+            call = threading.Thread(target=plan)
             call.start()
             time.sleep(0.1)
+            signalled = time.monotonic()
             engine.popen.send_signal(signal.SIGTERM)
             call.join(30)
         assert engine.popen.wait(15) == 0
     finally:
         engine.stop()
     assert len(answers) == 1 and answers[0].total > 0
+    assert answered[0] > signalled, "the call had finished before the signal: nothing drained"
     assert any("draining" in line for line in engine.lines)

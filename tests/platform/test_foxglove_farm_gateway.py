@@ -251,6 +251,20 @@ FUZZED = [(SCORE, small_towns), (PLAN, small_towns), (TRANSPORT, transport_reque
 
 
 @pytest.mark.parametrize("path, valid", FUZZED, ids=[p for p, _ in FUZZED])
+def test_every_valid_body_is_answered(gateway: FlaskClient, path: str,
+                                      valid: st.SearchStrategy[Any]) -> None:
+    """The bodies the fuzzers start from are all well formed: each gets its 200 answer."""
+    @settings(max_examples=25, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(body=valid)
+    def check(body: Any) -> None:
+        answer = gateway.post(path, json=body)
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+
+    check()
+
+
+@pytest.mark.parametrize("path, valid", FUZZED, ids=[p for p, _ in FUZZED])
 def test_no_body_gets_a_server_error(gateway: FlaskClient, path: str,
                                      valid: st.SearchStrategy[Any]) -> None:
     @settings(max_examples=60, deadline=None,

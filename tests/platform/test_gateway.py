@@ -191,6 +191,15 @@ def test_openapi_documents_the_contract(gateway: FlaskClient) -> None:
     assert gateway.get("/v1/docs").status_code == 200
 
 
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=board)
+def test_every_valid_board_is_scored(gateway: FlaskClient, body: Any) -> None:
+    """The boards the fuzzer starts from are all well formed: each gets its 200 answer."""
+    answer = gateway.post(SCORE, json=body)
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+
+
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=mutated(board))
