@@ -43,7 +43,8 @@ class Move:
 
 
 class Reason(enum.StrEnum):
-    """Why a transport or a haul is illegal: stable names that clients may switch on."""
+    """Why a Foxglove Farm move (a transport, a haul, a move of the final round) is
+    illegal: stable names that clients may switch on."""
 
     ORIGIN_NOT_A_BUILDING = "ORIGIN_NOT_A_BUILDING"
     DESTINATION_NOT_A_BUILDING = "DESTINATION_NOT_A_BUILDING"
@@ -56,6 +57,11 @@ class Reason(enum.StrEnum):
     NOT_A_HAULER = "NOT_A_HAULER"
     TOO_MANY_GOODS = "TOO_MANY_GOODS"
     ORIGIN_NOT_ANOTHER_BUILDING = "ORIGIN_NOT_ANOTHER_BUILDING"
+    HAUL_AFTER_TRANSPORT = "HAUL_AFTER_TRANSPORT"
+    ALREADY_HAULED = "ALREADY_HAULED"
+    NOT_A_PROCESSING_CHOICE = "NOT_A_PROCESSING_CHOICE"
+    NO_PROCESSING_YET = "NO_PROCESSING_YET"
+    ROUND_OVER = "ROUND_OVER"
 
 
 Violation: TypeAlias = verdicts.Violation[Reason]

@@ -3,23 +3,28 @@
 A new game gets the whole suite by adding one :class:`GameUnderTest` to :data:`GAMES`:
 its rules object, a random complete game (with the chance moves the table makes), the
 illegal variants of a move it declares with the reason each must be refused for, and
-its protobuf and JSON forms.
+the trip of a state through its wire forms (protobuf and the contract's JSON) and back.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from api_gateway.resources.downtown_farmers_market.schemas import GameStateSchema
+from api_gateway.resources.foxglove_farm.schemas import TownSchema
 from engine_service.downtown_farmers_market import convert as dfm_convert
+from engine_service.foxglove_farm import convert as ff_convert
 from tabletop_rules import downtown_farmers_market as dfm
+from tabletop_rules.foxglove_farm import GOODS, Good, Move, Pick, Position, Reason, parse_town
+from tabletop_rules.foxglove_farm import final_round as ff
 from tabletop_rules.game import Game
 
 from ..downtown_farmers_market.simulator import play_random_game
 from ..downtown_farmers_market.test_game_simulation import corrupt
+from ..foxglove_farm.packed_towns import packed_town
 
 
 @dataclass(frozen=True)
@@ -38,10 +43,8 @@ class GameUnderTest:
     random_game: Callable[[random.Random], PlayedGame]
     illegal_variant: Callable[[Any, Any, random.Random], tuple[Any, Any]]
     """A wrong version of a legal move in a state, and the reason it must be refused for."""
-    state_to_proto: Callable[[Any], Any]
-    state_from_proto: Callable[[Any], Any]
-    state_proto_to_json: Callable[[Any], Any]
-    state_json_to_proto: Callable[[Any], Any]
+    wire_round_trip: Callable[[Any], Any]
+    """A state sent through protobuf and the contract's JSON, and read back."""
 
 
 def _dfm_game(rng: random.Random) -> PlayedGame:
@@ -50,10 +53,79 @@ def _dfm_game(rng: random.Random) -> PlayedGame:
     return PlayedGame(played.setup, played.moves, played.states)
 
 
+def _dfm_round_trip(state: dfm.GameState) -> dfm.GameState:
+    schema = GameStateSchema()
+    return dfm_convert.state_from_proto(schema.load(schema.dump(dfm_convert.state_to_proto(state))))
+
+
 DOWNTOWN_FARMERS_MARKET = GameUnderTest(
     name="downtown-farmers-market", game=dfm.GAME, random_game=_dfm_game,
-    illegal_variant=corrupt,
-    state_to_proto=dfm_convert.state_to_proto, state_from_proto=dfm_convert.state_from_proto,
-    state_proto_to_json=GameStateSchema().dump, state_json_to_proto=GameStateSchema().load)
+    illegal_variant=corrupt, wire_round_trip=_dfm_round_trip)
 
-GAMES = [DOWNTOWN_FARMERS_MARKET]
+
+def _ff_game(rng: random.Random) -> PlayedGame:
+    """A final round from a packed town with about half its goods taken off (so goods can
+    move), played by random listed moves: mostly transports, now and then a run, ended
+    after a few runs."""
+    data = packed_town(rng.randrange(10**6), rng.choice([12, 16, 20]),
+                       rng.choice(["standard", "expert"]), rng.randint(0, 2))
+    for tile in data["tiles"]:
+        if "goods" in tile:
+            tile["goods"] = {g: rng.randint(0, n) for g, n in tile["goods"].items()}
+    setup = ff.Setup("Kuly", parse_town(data))
+    state = ff.GAME.new_game(setup)
+    moves: list[ff.FinalRoundMove] = []
+    states = [state]
+    while not state.over:
+        legal = ff.GAME.legal_moves(state)
+        transports = [m for m in legal if isinstance(m, Move)]
+        roll = rng.random()
+        if state.runs >= 3 or (state.runs and roll < 0.1):
+            move: ff.FinalRoundMove = ff.EndRound()
+        elif roll < 0.25 or not transports or len(moves) > 60:
+            move = ff.Process()
+        else:
+            move = rng.choice(transports)
+        state = ff.GAME.validate(state, move).next_state
+        assert state is not None, move
+        moves.append(move)
+        states.append(state)
+    return PlayedGame(setup, moves, states)
+
+
+def _ff_illegal_variant(state: ff.FinalRound, move: Any, rng: random.Random
+                        ) -> tuple[Any, Reason]:
+    """A transport to where the goods are, or of more than there are; a haul after a
+    transport; with no goods anywhere, ending before any run, or a haul by a building
+    that is no hut."""
+    holders = [tile for tile in state.town.buildings if tile.goods]
+    if not holders:
+        if not state.runs:
+            return ff.EndRound(), Reason.NO_PROCESSING_YET
+        forest, mine = (tile.position for tile in state.town.buildings[:2])
+        return ff.Haul(forest, (Pick(Good.STONE, 1, mine),)), Reason.NOT_A_HAULER
+    holder = rng.choice(holders)
+    good = next(g for g in GOODS if holder.goods.count(g))
+    huts = [t.position for t in state.town.buildings if t.building.id == "haulers_hut"]
+    if state.moved and huts and rng.random() < 0.5:
+        return (ff.Haul(huts[0], (Pick(good, 1, holder.position),)),
+                Reason.HAUL_AFTER_TRANSPORT)
+    if rng.random() < 0.5:
+        return Move(good, 1, holder.position, holder.position), Reason.SAME_BUILDING
+    return (Move(good, holder.goods.count(good) + 1, holder.position, Position(999, 999)),
+            Reason.NOT_ENOUGH_GOODS)
+
+
+def _ff_round_trip(state: ff.FinalRound) -> ff.FinalRound:
+    """The town is the part of the final round with a wire form today."""
+    schema = TownSchema()
+    town = ff_convert.town_from_proto(schema.load(schema.dump(ff_convert.town_to_proto(
+        state.town))))
+    return replace(state, town=town)
+
+
+FOXGLOVE_FARM_FINAL_ROUND = GameUnderTest(
+    name="foxglove-farm-final-round", game=ff.GAME, random_game=_ff_game,
+    illegal_variant=_ff_illegal_variant, wire_round_trip=_ff_round_trip)
+
+GAMES = [DOWNTOWN_FARMERS_MARKET, FOXGLOVE_FARM_FINAL_ROUND]

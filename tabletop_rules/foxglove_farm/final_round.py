@@ -1,0 +1,189 @@
+"""Foxglove Farm's final round as a :class:`tabletop_rules.game.Game`: the part of the
+game the referee rules on move by move today (the four rounds come with their state).
+
+A player, from a town as the fourth round's transportation begins, makes transports
+(FF-R2, FF-R3), hauls with a Hauler's Hut at the start of a transportation phase
+(FF-R17) and processing runs (FF-R4), interleaved as FF-R15 allows, then ends the round;
+the standings are then the town's score (FF-R16). The interpretations are the
+planner's (:mod:`.planner`): the round has at least one processing run, and each run
+starts a new transportation phase in which every hut may haul once, before the phase's
+first transport.
+
+Legal moves list every transport (each count), the processing run with the rules'
+default choices, and ending the round. Hauls and a run's "different types" choices are
+the player's to compose (their combinations grow quickly), so they are judged when made
+but not listed, as a payment would be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from ..game import Game, Turn
+from ..problems import Problem
+from ..verdicts import Verdict
+from .effects import HAULERS_HUT_RULE
+from .model import GOODS, Goods, Position, Town
+from .processing import processing_outcomes, run_processing
+from .ranking import Ranking, rank_towns
+from .scoring import TownScore
+from .transport import (
+    Move,
+    Pick,
+    Reason,
+    Violation,
+    apply_haul,
+    check_haul,
+    check_move,
+    check_move_input,
+)
+
+ROUND_RULE = "FF-R15"
+MAX_LOG_MOVES = 2000
+"""A final round moves each good a few times at most: a 120-tile town holds a few hundred."""
+
+
+@dataclass(frozen=True, slots=True)
+class Haul:
+    """At a transportation phase's start, ``picks`` placed on the hut at ``hut``."""
+
+    hut: Position
+    picks: tuple[Pick, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Process:
+    """A processing run; ``choices`` names, where FF-R4 leaves one, the goods a building
+    is left with (the rules' default otherwise)."""
+
+    choices: tuple[tuple[Position, Goods], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EndRound:
+    """The player is done: the round's end-game scoring follows (FF-R16)."""
+
+
+FinalRoundMove = Move | Haul | Process | EndRound
+
+
+@dataclass(frozen=True, slots=True)
+class FinalRound:
+    """The round so far: the town (its score track counts the runs' points), the runs
+    made, whether a transport has been made in this transportation phase, the huts that
+    hauled in it, and whether the round is over."""
+
+    player: str
+    town: Town
+    runs: int = 0
+    moved: bool = False
+    hauled: frozenset[Position] = field(default_factory=frozenset)
+    over: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Who plays, and their town as the final round's transportation begins."""
+
+    player: str
+    town: Town
+
+
+class FoxgloveFarmFinalRound:
+    """The final round's rules; stateless, so the one instance :data:`GAME` serves all."""
+
+    slug = "foxglove-farm-final-round"
+    max_log_moves = MAX_LOG_MOVES
+
+    def new_game(self, setup: Setup) -> FinalRound:
+        return FinalRound(setup.player, setup.town)
+
+    def turn(self, state: FinalRound) -> Turn:
+        return Turn(None, None) if state.over else Turn(0, "act")
+
+    def legal_moves(self, state: FinalRound) -> Sequence[FinalRoundMove]:
+        if state.over:
+            return ()
+        town = state.town
+        moves: list[FinalRoundMove] = []
+        for origin in town.buildings:
+            for good in (g for g in GOODS if origin.goods.count(g)):
+                for destination in town.buildings:
+                    room = min(origin.goods.count(good), destination.free_slots)
+                    if (destination is origin or good not in destination.building.depicts
+                            or room < 1 or town.network.route(
+                                origin.position, destination.position, good,
+                                town.variant) is None):
+                        continue
+                    moves.extend(Move(good, n, origin.position, destination.position)
+                                  for n in range(1, room + 1))
+        moves.append(Process())
+        if state.runs:
+            moves.append(EndRound())
+        return tuple(moves)
+
+    def check_move(self, state: FinalRound, move: FinalRoundMove) -> list[Problem]:
+        if isinstance(move, Move):
+            return check_move_input(move)
+        return []
+
+    def validate(self, state: FinalRound, move: FinalRoundMove
+                 ) -> Verdict[FinalRound, Reason]:
+        if state.over:
+            return Verdict(None, (Violation(Reason.ROUND_OVER, ROUND_RULE,
+                                            "The final round is over: its score stands"),))
+        if isinstance(move, Move):
+            check = check_move(state.town, move)
+            if check.town is None:
+                return Verdict(None, check.violations)
+            return Verdict(replace(state, town=check.town, moved=True))
+        if isinstance(move, Haul):
+            return _haul(state, move)
+        if isinstance(move, Process):
+            return _process(state, move)
+        if not state.runs:
+            return Verdict(None, (Violation(
+                Reason.NO_PROCESSING_YET, ROUND_RULE,
+                "The final round has a processing run before it ends"),))
+        return Verdict(replace(state, over=True))
+
+    def standings(self, state: FinalRound) -> Ranking | None:
+        return rank_towns([(state.player, state.town)]) if state.over else None
+
+
+def _haul(state: FinalRound, haul: Haul) -> Verdict[FinalRound, Reason]:
+    order: list[Violation] = []
+    if state.moved:
+        order.append(Violation(Reason.HAUL_AFTER_TRANSPORT, HAULERS_HUT_RULE,
+                               "A hut hauls at the start of a transportation phase, "
+                               "before its first transport", ("to",)))
+    if haul.hut in state.hauled:
+        order.append(Violation(Reason.ALREADY_HAULED, HAULERS_HUT_RULE,
+                               "This hut has hauled in this transportation phase already",
+                               ("to",)))
+    violations = (*order, *check_haul(state.town, haul.hut, haul.picks))
+    if violations:
+        return Verdict(None, violations)
+    return Verdict(replace(state, town=apply_haul(state.town, haul.hut, haul.picks),
+                           hauled=state.hauled | {haul.hut}))
+
+
+def _process(state: FinalRound, run: Process) -> Verdict[FinalRound, Reason]:
+    town = state.town
+    for i, (position, goods) in enumerate(run.choices):
+        tile = town.building_at(position)
+        if tile is None or goods not in {o.goods for o in
+                                         processing_outcomes(tile.building, tile.goods)}:
+            return Verdict(None, (Violation(
+                Reason.NOT_A_PROCESSING_CHOICE, "FF-R4",
+                f"row {position.row}, col {position.col} cannot be left with those goods "
+                "by a processing run", ("choices", i)),))
+    result = run_processing(town, dict(run.choices) or None)
+    return Verdict(replace(state, town=result.town, runs=state.runs + 1, moved=False,
+                           hauled=frozenset()))
+
+
+GAME: Game[Setup, FinalRound, FinalRoundMove, Reason, TownScore] = FoxgloveFarmFinalRound()
+"""The final round, as the conformance tests and library users drive it (typed as the
+protocol, so mypy checks that the class follows it)."""
