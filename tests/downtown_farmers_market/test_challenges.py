@@ -31,6 +31,8 @@ from tabletop_rules.downtown_farmers_market.challenges import most_sets
 from tabletop_rules.downtown_farmers_market.json_form import board_from_dict
 from tabletop_rules.downtown_farmers_market.model import INGREDIENTS
 
+from .boards import read_data
+
 BREAD, CARROT, CORN, CHEESE, MILK, EGG = Ingredient
 
 
@@ -237,3 +239,19 @@ def test_most_sets_drops_sets_that_hold_another() -> None:
     counts = Counter({Ingredient.BREAD: 2, Ingredient.MILK: 1})
     assert most_sets(sets("bread milk", "bread"), counts) == 2
     assert most_sets(sets("bread milk", "milk egg"), counts) == 1
+
+
+EXPLANATIONS = read_data("explanations.json")["cases"]
+
+
+@pytest.mark.parametrize("case", EXPLANATIONS, ids=lambda c: f"{c['challenge']['type']}: "
+                                                          f"{c['explanation'][:40]}")
+def test_each_challenge_explains_its_line_word_for_word(case: dict) -> None:
+    """The sentences an app shows beside a line (golden data: one case per branch)."""
+    filler = {"type": "forbidden", "ingredients": ["bread"], "points": 0}
+    grid = [[t.split() if t else None for t in case["line"]]] + [[None] * 4] * 3
+    board = board_from_dict({"grid": grid, "row_challenges": [case["challenge"], *[filler] * 3],
+                        "column_challenges": [filler] * 4})
+    verdict = score_board(board).rows[0].verdict
+    assert (verdict.met, verdict.points, verdict.explanation, verdict.rule) == (
+        case["met"], case["points"], case["explanation"], case["rule"])
