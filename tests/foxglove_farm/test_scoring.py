@@ -17,7 +17,7 @@ from tabletop_rules.foxglove_farm import (
 )
 from tabletop_rules.problems import InvalidInputError
 
-from .towns import b, t, town, town_data, town_dicts
+from .towns import b, load, t, town, town_data, town_dicts
 
 
 def entry(town_, building_id):
@@ -213,3 +213,15 @@ def test_check_players_judges_names_however_they_were_read():
         (("players", 2, "name"), "a name has 1 to 100 characters")]
     assert [p.path for p in check_players(["x" * 101])] == [("players", 0, "name")]
     assert [p.message for p in check_players([])] == ["rank 1 to 4 players; got 0"]
+
+
+END_GAME_EXPLANATIONS = load("end_game_explanations.json")["cases"]
+
+
+@pytest.mark.parametrize("case", END_GAME_EXPLANATIONS, ids=lambda c: c["case"])
+def test_each_end_game_effect_explains_itself_word_for_word(case):
+    """The sentences an app shows for the Ranch, Community Centre and Guildhall (golden
+    data: one case per branch, the buildings counted named in the order found)."""
+    entries = score_town(parse_town(case["town"])).end_game
+    assert [{"building": e.building, "points": e.points, "explanation": e.explanation,
+             "rule": e.rule} for e in entries] == case["end_game"]
