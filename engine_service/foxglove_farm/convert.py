@@ -4,7 +4,7 @@ Requests are read straight into rule values on the shared collecting reader
 (:mod:`engine_service.reading`): it reports only what the wire form gets wrong (an enum
 value unset or unknown, a tile that is neither a building nor a trail, a trail holding
 goods, two tiles at one position, a move without an end), then the rules' own checks
-(:func:`fox.check_town`, :func:`fox.check_move_input`, :func:`fox.check_players`) add
+(:func:`fox.check_town`, :func:`fox.check_move`, :func:`fox.check_players`) add
 the rest, so every problem has the message and the path into the contract's JSON that
 a REST caller gets. Only a request's ``catalog`` (a ``google.protobuf.Struct``) is read
 by the rules' catalog parser, in the documented catalog format it shares with
@@ -178,7 +178,7 @@ def transport_from_proto(request: service_pb2.ValidateTransportRequest
     town = reader.town(request.town, ("town",))
     move = reader.move(request.move, ("move",))
     reader.done(lambda: town.problems("town") + [p.under("move")
-                                                 for p in fox.check_move_input(move)],
+                                                 for p in fox.check_move(move)],
                 partial=True)
     return town.town, move
 
@@ -233,7 +233,8 @@ def ranking_to_proto(ranking: fox.Ranking) -> service_pb2.RankPlayersResponse:
         winners=ranking.winners)
 
 
-def move_check_to_proto(check: fox.MoveCheck) -> service_pb2.ValidateTransportResponse:
+def transport_verdict_to_proto(check: fox.TransportVerdict
+                               ) -> service_pb2.ValidateTransportResponse:
     if not check.legal:
         return service_pb2.ValidateTransportResponse(legal=False, violations=[
             transport_pb2.Violation(rule=v.rule, reason=v.reason.value, message=v.message,

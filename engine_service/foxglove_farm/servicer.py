@@ -38,7 +38,7 @@ class FoxgloveFarmServicer(service_grpc.FoxgloveFarmServiceServicer):
                           context: grpc.ServicerContext
                           ) -> service_pb2.ValidateTransportResponse:
         town, move = convert.transport_from_proto(request)
-        return convert.move_check_to_proto(fox.check_move(town, move))
+        return convert.transport_verdict_to_proto(fox.validate_transport(town, move))
 
     @translate_errors
     def PlanFinalRound(self, request: service_pb2.PlanFinalRoundRequest,

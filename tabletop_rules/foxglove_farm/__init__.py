@@ -34,9 +34,9 @@ Routes (:mod:`.routes`, FF-R1 to FF-R3)
     and ``processor_positions``.
 
 Transport (:mod:`.transport`)
-    ``Move(good, count, origin, destination)``, ``check_move_input(move)`` (its count
-    and coordinates), ``check_move(town, move) -> MoveCheck`` (legal, path, town after, violations with rule
-    id, machine reason and message), ``apply_move(town, move) -> Town`` (raises
+    ``Move(good, count, origin, destination)``, ``check_move(move)`` (its count and
+    coordinates), ``validate_transport(town, move) -> TransportVerdict`` (legal, path,
+    town after, violations with reason, rule id, message and path), ``apply_move(town, move) -> Town`` (raises
     ``IllegalMoveError``), ``free_slots(town, position)``; Hauler's Hut (FF-R17):
     ``check_haul(town, hut, picks)``, ``apply_haul(town, hut, picks)`` with ``Pick``.
 
@@ -56,7 +56,7 @@ The contract's JSON form (:mod:`.json_form`)
     ``parse_town(data, *, catalog=None, path=()) -> Town``, ``parse_move(data)``,
     ``parse_transport_request(body) -> (town, move)``, ``parse_players(body)`` (each
     raises ``InvalidInputError`` with a Problem per problem); ``town_to_dict``,
-    ``score_to_dict``, ``move_to_dict``, ``move_check_to_dict``, ``ranking_to_dict``.
+    ``score_to_dict``, ``move_to_dict``, ``transport_verdict_to_dict``, ``ranking_to_dict``.
 """
 
 from .catalog import Building, Catalog, Provenance, builtin_catalog
@@ -105,19 +105,18 @@ from .town import check_town, validate_town
 from ..game import IllegalMoveError
 from .transport import (
     Move,
-    MoveCheck,
     Pick,
     Reason,
+    TransportVerdict,
     Violation,
     apply_haul,
     apply_move,
     check_haul,
     check_move,
-    check_move_input,
     free_slots,
+    validate_transport,
 )
 from .json_form import (
-    move_check_to_dict,
     move_to_dict,
     parse_move,
     parse_players,
@@ -127,20 +126,23 @@ from .json_form import (
     ranking_to_dict,
     score_to_dict,
     town_to_dict,
+    transport_verdict_to_dict,
 )
 
 __all__ = [
-    "BonusIfHeld", "Building", "BuildingTile", "Catalog", "Convert", "ConvertDistinct",
-    "Effect", "EndGameEntry", "GOODS", "Gain", "GainPerHeld", "Good", "Goods", "Haul",
-    "IllegalMoveError", "Move", "MoveCheck", "NO_GOODS", "Network", "Outcome",
-    "PerBuildingViaTrails", "PerSurroundingProcessor", "Phase", "Pick", "Position",
-    "ProcessingEffect", "ProcessingEntry", "ProcessingResult", "Provenance", "Ranking", "ranking_to_dict",
-    "Route", "SIDES", "Side", "Standing", "Step", "Tile", "Town", "TownScore", "TrailShape",
-    "Reason", "TrailTile", "Variant", "Violation", "apply_haul", "apply_move", "building_to_dict",
-    "builtin_catalog", "catalog_to_dict", "check_haul", "check_move", "check_move_input",
-    "check_players", "check_town", "move_check_to_dict", "move_to_dict", "score_to_dict",
-    "end_game_points", "find_route", "free_slots", "parse_catalog", "parse_move",
-    "parse_players", "parse_position", "parse_town", "parse_transport_request", "process",
-    "processing_outcomes", "rank_towns", "reachable", "read_catalog_file", "route_to_list",
-    "run_processing", "score_town", "tie_break_key", "town_to_dict", "validate_town",
+    "apply_haul", "apply_move", "BonusIfHeld", "Building", "building_to_dict",
+    "BuildingTile", "builtin_catalog", "Catalog", "catalog_to_dict", "check_haul",
+    "check_move", "check_players", "check_town", "Convert", "ConvertDistinct", "Effect",
+    "end_game_points", "EndGameEntry", "find_route", "free_slots", "Gain", "GainPerHeld",
+    "Good", "GOODS", "Goods", "Haul", "IllegalMoveError", "Move", "move_to_dict", "Network",
+    "NO_GOODS", "Outcome", "parse_catalog", "parse_move", "parse_players", "parse_position",
+    "parse_town", "parse_transport_request", "PerBuildingViaTrails",
+    "PerSurroundingProcessor", "Phase", "Pick", "Position", "process",
+    "processing_outcomes", "ProcessingEffect", "ProcessingEntry", "ProcessingResult",
+    "Provenance", "rank_towns", "Ranking", "ranking_to_dict", "reachable",
+    "read_catalog_file", "Reason", "Route", "route_to_list", "run_processing",
+    "score_to_dict", "score_town", "Side", "SIDES", "Standing", "Step", "tie_break_key",
+    "Tile", "Town", "town_to_dict", "TownScore", "TrailShape", "TrailTile",
+    "transport_verdict_to_dict", "TransportVerdict", "validate_town", "validate_transport",
+    "Variant", "Violation",
 ]

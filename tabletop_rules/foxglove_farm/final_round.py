@@ -35,8 +35,8 @@ from .transport import (
     Violation,
     apply_haul,
     check_haul,
+    validate_transport,
     check_move,
-    check_move_input,
 )
 
 ROUND_RULE = "FF-R15"
@@ -125,7 +125,7 @@ class FoxgloveFarmFinalRound:
 
     def check_move(self, state: FinalRound, move: FinalRoundMove) -> list[Problem]:
         if isinstance(move, Move):
-            return check_move_input(move)
+            return check_move(move)
         return []
 
     def validate(self, state: FinalRound, move: FinalRoundMove
@@ -134,7 +134,7 @@ class FoxgloveFarmFinalRound:
             return Verdict(None, (Violation(Reason.ROUND_OVER, ROUND_RULE,
                                             "The final round is over: its score stands"),))
         if isinstance(move, Move):
-            check = check_move(state.town, move)
+            check = validate_transport(state.town, move)
             if check.town is None:
                 return Verdict(None, check.violations)
             return Verdict(replace(state, town=check.town, moved=True))

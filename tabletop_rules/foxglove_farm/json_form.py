@@ -3,7 +3,7 @@
 The readers (:func:`parse_town`, :func:`parse_move`, :func:`parse_transport_request`,
 :func:`parse_players`) report what the JSON itself gets wrong (a wrong type, an unknown
 field or name), then hand what they read to the rules' checks (:func:`.check_town`,
-:func:`.check_move_input`, :func:`.check_players`), so a town read here and one read
+:func:`.check_move`, :func:`.check_players`), so a town read here and one read
 from protobuf by the engine are refused for the same reasons, at the same paths. Each
 raises :class:`InvalidInputError` listing every problem. The writers give answers back in
 the contract's form. The service does not come this way: the engine reads protobuf.
@@ -54,7 +54,7 @@ from .transcription import (
     town_catalog,
     trail_sides,
 )
-from .transport import MAX_MOVE_COUNT, Move, MoveCheck, check_move_input
+from .transport import MAX_MOVE_COUNT, Move, TransportVerdict, check_move
 
 _TOWN_FIELDS = ("variant", "score_track", "tiles", "catalog")
 _TILE_FIELDS = ("row", "col", "building", "trail", "goods")
@@ -234,7 +234,7 @@ def parse_move(data: object, path: Path = ()) -> Move:
     problems: list[Problem] = []
     move = _read_move(data, problems)
     if move is not None:
-        problems.extend(check_move_input(move))
+        problems.extend(check_move(move))
     _raise(problems, path)
     assert move is not None
     return move
@@ -279,7 +279,7 @@ def move_to_dict(move: Move) -> dict[str, Any]:
             "to": {"row": move.destination.row, "col": move.destination.col}}
 
 
-def move_check_to_dict(check: MoveCheck) -> dict[str, Any]:
+def transport_verdict_to_dict(check: TransportVerdict) -> dict[str, Any]:
     """The contract's answer for ``/transport/validate``."""
     if check.legal:
         assert check.town is not None
@@ -339,7 +339,7 @@ def ranking_to_dict(ranking: Ranking) -> dict[str, Any]:
 
 
 __all__ = [
-    "move_check_to_dict", "move_to_dict", "parse_move", "parse_players",
+    "transport_verdict_to_dict", "move_to_dict", "parse_move", "parse_players",
     "parse_position", "parse_town", "parse_transport_request", "ranking_to_dict",
     "score_to_dict", "tile_to_dict", "town_to_dict",
 ]

@@ -1,6 +1,6 @@
 """Moving goods: is a move legal, and the town after it (FF-R2, FF-R3, FF-R17).
 
-:func:`check_move` lists every violation (an illegal move is an answer, not an error);
+:func:`validate_transport` lists every violation (an illegal move is an answer, not an error);
 :func:`apply_move` is the fast path for replaying a plan and raises
 :class:`IllegalMoveError` instead. Each violation (:mod:`tabletop_rules.verdicts`) has a
 machine :class:`Reason`, the rule it breaks, a message for the player and the path of
@@ -69,7 +69,7 @@ Violation: TypeAlias = verdicts.Violation[Reason]
 
 
 @dataclass(frozen=True, slots=True)
-class MoveCheck:
+class TransportVerdict:
     """The verdict on a move: legal with its route and the town after, or the violations."""
 
     move: Move
@@ -82,10 +82,10 @@ class MoveCheck:
         return not self.violations
 
 
-def check_move_input(move: Move) -> list[Problem]:
+def check_move(move: Move) -> list[Problem]:
     """What is wrong with a move as written, whatever the town: its count (1 to
     :data:`MAX_MOVE_COUNT`) and rows and columns beyond the table. Paths are the move's
-    JSON form (``("from", "row")``); :func:`check_move` takes a move this accepts."""
+    JSON form (``("from", "row")``); :func:`validate_transport` takes a move this accepts."""
     problems = check_position(move.origin, ("from",)) + check_position(move.destination,
                                                                         ("to",))
     count = out_of_range(move.count, ("count",), 1, MAX_MOVE_COUNT)
@@ -98,7 +98,7 @@ def free_slots(town: Town, position: Position) -> int:
     return tile.free_slots if tile is not None else 0
 
 
-def check_move(town: Town, move: Move) -> MoveCheck:
+def validate_transport(town: Town, move: Move) -> TransportVerdict:
     """Every violation of ``move`` in ``town``; when legal, the route and the town after."""
     network = town.network
     origin, destination = town.building_at(move.origin), town.building_at(move.destination)
@@ -114,7 +114,7 @@ def check_move(town: Town, move: Move) -> MoveCheck:
         violations.append(Violation(Reason.SAME_BUILDING, ROUTE_RULE, (
             f"from and to are both the {_at(origin)}: a move takes goods to another "
             "building"), ("to",)))
-        return MoveCheck(move, (), None, tuple(violations))
+        return TransportVerdict(move, (), None, tuple(violations))
     if origin is not None and origin.goods.count(good) < n:
         held = origin.goods.count(good)
         violations.append(Violation(Reason.NOT_ENOUGH_GOODS, ROUTE_RULE, (
@@ -135,11 +135,11 @@ def check_move(town: Town, move: Move) -> MoveCheck:
         if path is None:
             violations.append(_no_route(town, origin, destination, good))
     if violations or path is None:
-        return MoveCheck(move, (), None, tuple(violations))
+        return TransportVerdict(move, (), None, tuple(violations))
     assert origin is not None and destination is not None
     after = town.with_goods(((origin.position, origin.goods.add(good, -n)),
                              (destination.position, destination.goods.add(good, n))))
-    return MoveCheck(move, path, after)
+    return TransportVerdict(move, path, after)
 
 
 def apply_move(town: Town, move: Move) -> Town:
@@ -154,7 +154,7 @@ def apply_move(town: Town, move: Move) -> Town:
             and town.network.route(move.origin, move.destination, good, town.variant)):
         return town.with_goods(((move.origin, origin.goods.add(good, -n)),
                                 (move.destination, destination.goods.add(good, n))))
-    raise IllegalMoveError(check_move(town, move).violations)
+    raise IllegalMoveError(validate_transport(town, move).violations)
 
 
 def _at(tile: BuildingTile) -> str:

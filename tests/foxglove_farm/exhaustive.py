@@ -34,12 +34,12 @@ from tabletop_rules.foxglove_farm import (
     apply_move,
     builtin_catalog,
     check_haul,
-    check_move,
     parse_catalog,
     processing_outcomes,
     reachable,
     run_processing,
     score_town,
+    validate_transport,
 )
 
 Value = tuple[int, int]
@@ -56,7 +56,7 @@ def replay(town: Town, answer: dict[str, Any]) -> Town:
     for step in answer["steps"]:
         if step["action"] == "move":
             move = Move(Good(step["good"]), step["count"], _at(step["from"]), _at(step["to"]))
-            check = check_move(town, move)
+            check = validate_transport(town, move)
             assert check.legal, (step, check.violations)
             assert [list(p) for p in check.path] == step["path"]
             assert check.town is not None

@@ -4,11 +4,11 @@ from tabletop_rules.foxglove_farm import (
     Goods,
     Variant,
     apply_move,
-    check_move,
     parse_move,
     parse_town,
     run_processing,
     score_town,
+    validate_transport,
 )
 
 from .towns import load
@@ -30,7 +30,7 @@ def test_kuly_transport_and_processing_example():
     assert _tile(town, "lambing_shed").goods == Goods(sheep=1)
 
     for step in KULY["transportation"]:  # A, B, C
-        check = check_move(town, parse_move(step["move"]))
+        check = validate_transport(town, parse_move(step["move"]))
         assert check.legal, (step["step"], check.violations)
         assert [p.to_list() for p in check.path] == step["path"]
         town = check.town

@@ -15,14 +15,14 @@ from tabletop_rules.foxglove_farm import (
     apply_move,
     check_haul,
     check_move,
-    check_move_input,
     check_town,
     free_slots,
-    move_check_to_dict,
     parse_move,
     parse_town,
     parse_transport_request,
     reachable,
+    transport_verdict_to_dict,
+    validate_transport,
 )
 from tabletop_rules.problems import InvalidInputError
 
@@ -51,13 +51,13 @@ def test_kuly_moves_are_legal_in_turn(step):
         if earlier is step:
             break
         town_ = apply_move(town_, parse_move(earlier["move"]))
-    check = check_move(town_, parse_move(step["move"]))
+    check = validate_transport(town_, parse_move(step["move"]))
     assert check.legal and check.violations == ()
     assert [p.to_list() for p in check.path] == step["path"]
     for building_id, goods in step["after"].items():
         (tile,) = [x for x in check.town.buildings if x.building.id == building_id]
         assert tile.goods == Goods.of(goods)
-    answer = move_check_to_dict(check)
+    answer = transport_verdict_to_dict(check)
     assert answer["legal"] is True and answer["path"] == step["path"]
     assert parse_town(answer["town"]) == check.town
 
@@ -78,7 +78,7 @@ def test_moving_changes_only_the_two_buildings():
 
 def test_origin_and_destination_must_be_buildings():
     town_ = town(*LINE)
-    check = check_move(town_, move("wood", 1, (1, 0), (9, 9)))
+    check = validate_transport(town_, move("wood", 1, (1, 0), (9, 9)))
     assert reasons(check) == [("ORIGIN_NOT_A_BUILDING", "/from"),
                               ("DESTINATION_NOT_A_BUILDING", "/to")]
     assert "a trail tile" in check.violations[0].message
@@ -87,19 +87,19 @@ def test_origin_and_destination_must_be_buildings():
 
 
 def test_same_building():
-    check = check_move(town(*LINE), move("wood", 1, (0, 0), (0, 0)))
+    check = validate_transport(town(*LINE), move("wood", 1, (0, 0), (0, 0)))
     assert reasons(check) == [("SAME_BUILDING", "/to")]
 
 
 def test_not_enough_goods():
-    check = check_move(town(*LINE), move("wood", 1, (0, 0), (4, 0)))
+    check = validate_transport(town(*LINE), move("wood", 1, (0, 0), (4, 0)))
     assert reasons(check) == [("NOT_ENOUGH_GOODS", "/count")]
     assert "holds 0 wood" in check.violations[0].message
 
 
 def test_destination_must_depict_the_good():
     town_ = town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), *LINE, start=False)
-    check = check_move(town_, move("wood", 1, (0, 0), (2, 0)))
+    check = validate_transport(town_, move("wood", 1, (0, 0), (2, 0)))
     assert reasons(check) == [("DESTINATION_DOES_NOT_DEPICT_GOOD", "/to")]
     assert check.violations[0].rule == "FF-R3" and "Butcher" in check.violations[0].message
 
@@ -107,16 +107,16 @@ def test_destination_must_depict_the_good():
 def test_destination_needs_a_free_slot_per_good():
     town_ = town(b(0, 0, "forest", wood=4), b(0, 1, "mine"), *LINE[:3],
                  b(4, 0, "charcoal_kiln", coal=1), start=False)
-    check = check_move(town_, move("wood", 3, (0, 0), (4, 0)))
+    check = validate_transport(town_, move("wood", 3, (0, 0), (4, 0)))
     assert reasons(check) == [("NOT_ENOUGH_FREE_SLOTS", "/to")]
     assert check.violations[0].rule == "FF-R3" and "2 free slots" in check.violations[0].message
-    assert check_move(town_, move("wood", 2, (0, 0), (4, 0))).legal
+    assert validate_transport(town_, move("wood", 2, (0, 0), (4, 0))).legal
 
 
 def test_no_route():
     town_ = town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), b(1, 0, "charcoal_kiln"),
                  start=False)
-    check = check_move(town_, move("wood", 1, (0, 0), (1, 0)))
+    check = validate_transport(town_, move("wood", 1, (0, 0), (1, 0)))
     assert reasons(check) == [("NO_ROUTE", "")]
     assert "neighbouring buildings are not connected" in check.violations[0].message
 
@@ -126,21 +126,21 @@ def test_expert_route_blocked():
                  variant="expert")
     with pytest.raises(IllegalMoveError):  # the fast path reads the variant too
         apply_move(town_, move("wood", 1, (0, 0), (4, 0)))
-    check = check_move(town_, move("wood", 1, (0, 0), (4, 0)))
+    check = validate_transport(town_, move("wood", 1, (0, 0), (4, 0)))
     assert reasons(check) == [("EXPERT_ROUTE_BLOCKED", "")]
     assert check.violations[0].rule == "FF-R2"
     assert "Butcher at row 2, col 0" in check.violations[0].message
     standard = town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), *LINE, start=False)
-    assert check_move(standard, move("wood", 1, (0, 0), (4, 0))).legal
+    assert validate_transport(standard, move("wood", 1, (0, 0), (4, 0))).legal
 
 
 def test_every_violation_at_once():
     town_ = town(b(0, 0, "forest"), b(0, 1, "mine"), *LINE, start=False, variant="expert")
     # no wood on the Kiln, the Forest does not depict coal... and no expert route for coal
-    check = check_move(town_, move("coal", 1, (4, 0), (0, 0)))
+    check = validate_transport(town_, move("coal", 1, (4, 0), (0, 0)))
     assert reasons(check) == [("NOT_ENOUGH_GOODS", "/count"),
                               ("DESTINATION_DOES_NOT_DEPICT_GOOD", "/to")]
-    answer = move_check_to_dict(check)
+    answer = transport_verdict_to_dict(check)
     assert answer["legal"] is False
     assert [(v["reason"], v["pointer"]) for v in answer["violations"]] == [
         ("NOT_ENOUGH_GOODS", "/move/count"), ("DESTINATION_DOES_NOT_DEPICT_GOOD", "/move/to")]
@@ -161,7 +161,7 @@ def test_apply_move_agrees_with_check_move(data, draw):
     destination = draw.draw(st.sampled_from(tiles))
     good = draw.draw(st.sampled_from(list(Good)))
     the_move = Move(good, draw.draw(st.integers(1, 4)), origin.position, destination.position)
-    check = check_move(town_, the_move)
+    check = validate_transport(town_, the_move)
     if check.legal:
         assert apply_move(town_, the_move) == check.town
         assert check.town.goods_remaining == town_.goods_remaining
@@ -197,13 +197,13 @@ def test_parse_move_problems(data, path):
     assert [p.path for p in error.value.problems] == [path]
 
 
-def test_check_move_input_judges_a_move_built_directly():
-    problems = check_move_input(Move(Good.WOOD, 0, P(2000, 0), P(0, -1001)))
+def test_check_move_judges_a_move_built_directly():
+    problems = check_move(Move(Good.WOOD, 0, P(2000, 0), P(0, -1001)))
     assert [(p.path, p.message) for p in problems] == [
         (("count",), "must be from 1 to 30; got 0"),
         (("from", "row"), "must be from -1000 to 1000; got 2000"),
         (("to", "col"), "must be from -1000 to 1000; got -1001")]
-    assert check_move_input(move("wood", 30, (0, 0), (1, 0))) == []
+    assert check_move(move("wood", 30, (0, 0), (1, 0))) == []
 
 
 def test_parse_transport_request_reports_town_and_move_problems_together():
@@ -249,7 +249,7 @@ def test_haul_limits():
 
 
 def test_apply_move_refuses_a_destination_without_free_slots():
-    """The fast path must check free slots as check_move does (FF-R3)."""
+    """The fast path must check free slots as validate_transport does (FF-R3)."""
     town_ = town(b(0, 0, "forest", wood=4), b(0, 1, "mine"), *LINE[:3],
                  b(4, 0, "charcoal_kiln", coal=1), start=False)
     with pytest.raises(IllegalMoveError) as error:
@@ -301,7 +301,7 @@ def test_moves_of_held_goods_agree_between_apply_and_check(data, draw):
     destination = draw.draw(st.sampled_from(takers or town_.buildings))
     count = draw.draw(st.integers(1, origin.goods.count(good)))
     the_move = Move(good, count, origin.position, destination.position)
-    check = check_move(town_, the_move)
+    check = validate_transport(town_, the_move)
     event(f"legal: {check.legal}")
     for violation in check.violations:
         event(violation.reason)
