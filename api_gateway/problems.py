@@ -14,6 +14,8 @@ from typing import Any
 from flask import Response, current_app, json
 from werkzeug.exceptions import HTTPException
 
+from tabletop_rules.problems import quantity
+
 log = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -56,10 +58,8 @@ class ProblemError(Exception):
 
 def invalid_request(errors: list[FieldProblem]) -> ProblemError:
     """422: JSON that breaks the contract, one entry per problem."""
-    count = len(errors)
     return ProblemError(422, "invalid-request", "Invalid request",
-                        f"{count} problem{'s' if count != 1 else ''} in the request body",
-                        errors)
+                        f"{quantity(len(errors), 'problem')} in the request body", errors)
 
 
 def malformed_body(detail: str, errors: list[FieldProblem] | None = None) -> ProblemError:

@@ -32,8 +32,9 @@ class Problem:
 
 
 def quantity(n: int, noun: str) -> str:
-    """``quantity(1, "point")`` is "1 point", ``quantity(2, "point")`` "2 points"."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    """``quantity(1, "point")`` is "1 point", ``quantity(2, "point")`` "2 points" (and
+    ``-1`` "-1 point"): the one pluralising helper for every game's sentences."""
+    return f"{n} {noun}{'' if abs(n) == 1 else 's'}"
 
 
 QUOTE_LIMIT = 60
@@ -73,7 +74,7 @@ class InvalidInputError(ValueError):
         count = len(self.problems)
         summary = "; ".join(f"{p.pointer or '/'}: {p.message}" for p in self.problems[:3])
         more = f" (and {count - 3} more)" if count > 3 else ""
-        super().__init__(f"{count} problem{'s' if count != 1 else ''}: {summary}{more}")
+        super().__init__(f"{quantity(count, 'problem')}: {summary}{more}")
 
     def under(self, *prefix: PathPart) -> InvalidInputError:
         """The same error with every path nested under ``prefix``."""

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import NamedTuple
 
+from ..problems import quantity
 from .catalog import Building
 from .effects import Convert, ConvertDistinct, ProcessingEffect, rule_of
 from .model import GOODS, NO_GOODS, Goods, Position, Town
@@ -234,6 +235,6 @@ def _entry(building: Building, position: Position, step: Step) -> ProcessingEntr
     if step.made:
         explanation += f", made {step.made.describe()}"
     if step.points:
-        explanation += f", {step.points} point{'s' if step.points != 1 else ''}"
+        explanation += f", {quantity(step.points, 'point')}"
     return ProcessingEntry(building.id, position, step.times, step.spent, step.made,
                            step.points, rule_of(effect), explanation)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..problems import quantity
 from .effects import (
     BonusIfHeld,
     Effect,
@@ -82,7 +83,7 @@ def _entry(town: Town, tile: BuildingTile, effects: tuple[Effect, ...]) -> EndGa
         points += gained
         reasons.append(reason)
     where = f"{tile.building.name} at row {tile.position.row}, col {tile.position.col}"
-    explanation = f"{where}: {'; '.join(reasons)}: {_pts(points)}"
+    explanation = f"{where}: {'; '.join(reasons)}: {quantity(points, 'point')}"
     return EndGameEntry(tile.building.id, tile.position, points, explanation,
                         rule_of(effects[0]))
 
@@ -107,7 +108,7 @@ def _points(town: Town, tile: BuildingTile, effect: Effect) -> tuple[int, str]:
         reached = town.network.buildings_via_trails(tile.position)
         names = _names(town, reached)
         return len(reached) * effect.points, (
-            f"{len(reached)} building{'s' if len(reached) != 1 else ''} reached through "
+            f"{quantity(len(reached), 'building')} reached through "
             f"trail tiles only{names}, {effect.points} each")
     if isinstance(effect, PerSurroundingProcessor):
         around = [p for p in tile.position.surrounding()
@@ -115,7 +116,7 @@ def _points(town: Town, tile: BuildingTile, effect: Effect) -> tuple[int, str]:
         raw = len(around) * effect.points
         capped = min(raw, effect.max_points)
         cap = f", at most {effect.max_points}" if raw > effect.max_points else ""
-        return capped, (f"{len(around)} surrounding building{'s' if len(around) != 1 else ''}"
+        return capped, (f"{quantity(len(around), 'surrounding building')}"
                         f" with a processing effect{_names(town, around)}, "
                         f"{effect.points} each{cap}")
     return 0, f"{effect.kind} scores nothing at the end of the game"
@@ -129,7 +130,3 @@ def _names(town: Town, positions: tuple[Position, ...] | list[Position]) -> str:
         tile = town.building_at(p)
         shown.append(f"{tile.building.name if tile else '?'} ({p.row}, {p.col})")
     return " (" + ", ".join(shown) + ")"
-
-
-def _pts(points: int) -> str:
-    return f"{points} point{'s' if abs(points) != 1 else ''}"

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 
-from ..problems import InvalidInputError, Path, Problem
+from ..problems import InvalidInputError, Path, Problem, quantity
 from ._json import out_of_range
 from .catalog import undocumented_problem
 from .model import (
@@ -159,8 +159,8 @@ def _check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
                 "misreading?")))
     if tile.goods.total > building.slots:
         problems.append(Problem((*path, "goods"), (
-            f"a {building.name} has {building.slots} goods slot"
-            f"{'s' if building.slots != 1 else ''}; this one shows {tile.goods.total} goods "
+            f"a {building.name} has {quantity(building.slots, 'goods slot')}; this one shows "
+            f"{tile.goods.total} goods "
             f"({HOLDING_RULE}); is this a misreading?")))
     return problems
 
