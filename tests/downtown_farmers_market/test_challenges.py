@@ -196,7 +196,9 @@ def young_shopper_explanation(*tiles: list[str] | None) -> str:
      "Most frequent ingredient: egg, 3 times: 3 points"),
     ((["egg", "egg"], ["carrot", "carrot"], ["bread", "bread"], None),
      "Most frequent ingredient: bread, 2 times (tied with carrot, egg, counted once): 2 points"),
-], ids=["empty", "one", "rulebook line", "three-way tie"])
+    ((["egg"], ["milk"], None, None),
+     "Most frequent ingredient: milk, 1 time (tied with egg, counted once): 1 point"),
+], ids=["empty", "one", "rulebook line", "three-way tie", "two-way tie"])
 def test_young_shopper_explanations(tiles: tuple[list[str] | None, ...],
                                     explanation: str) -> None:
     """The sentence an app shows a child at the table: exact, ties named in board order."""

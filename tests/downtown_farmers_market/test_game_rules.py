@@ -125,6 +125,8 @@ def test_a_tile_must_be_face_up() -> None:
         ("tile",))
     state = play(start(3), TakeTile(0, BREAD, 0, 0))
     assert reasons(validate(state, DiscardTile(0, BREAD))) == [Reason.TILE_NOT_ON_DISPLAY]
+    two = only(validate(start(4), TakeTile(0, FoodTile.of("corn", "egg"), 0, 0)))
+    assert two.message.startswith("No corn+egg tile is face up")
 
 
 def test_a_tiles_ingredients_may_be_named_in_any_order() -> None:

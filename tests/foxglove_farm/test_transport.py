@@ -81,8 +81,10 @@ def test_origin_and_destination_must_be_buildings():
     check = validate_transport(town_, move("wood", 1, (1, 0), (9, 9)))
     assert reasons(check) == [("ORIGIN_NOT_A_BUILDING", "/from"),
                               ("DESTINATION_NOT_A_BUILDING", "/to")]
-    assert "a trail tile" in check.violations[0].message
-    assert "no tile" in check.violations[1].message
+    assert [v.message for v in check.violations] == [
+        '"from" (row 1, col 0) is a trail tile: goods sit on building tiles and move '
+        'between them',
+        '"to" (row 9, col 9) is no tile: goods sit on building tiles and move between them']
     assert {v.rule for v in check.violations} == {"FF-R2"}
 
 
@@ -118,7 +120,15 @@ def test_no_route():
                  start=False)
     check = validate_transport(town_, move("wood", 1, (0, 0), (1, 0)))
     assert reasons(check) == [("NO_ROUTE", "")]
-    assert "neighbouring buildings are not connected" in check.violations[0].message
+    assert (check.violations[0].rule, check.violations[0].message) == (
+        "FF-R2", "no trail route joins the Forest at row 0, col 0 to the Charcoal Kiln at "
+        "row 1, col 0: goods move only along connected trails, and neighbouring buildings "
+        "are not connected to each other")
+
+
+def test_free_slots_on_a_building_and_elsewhere():
+    line = town(*LINE)
+    assert [free_slots(line, P(*where)) for where in ((4, 0), (1, 0), (9, 9))] == [3, 0, 0]
 
 
 def test_expert_route_blocked():
