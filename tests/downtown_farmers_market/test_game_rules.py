@@ -87,15 +87,15 @@ def test_three_players_first_player_takes_then_discards_the_others_take() -> Non
     state = play(start(3), TakeTile(0, BREAD, 1, 1))
     assert (state.current_player, state.expected) == (0, Action.DISCARD)
     assert legal_moves(state) == tuple(DiscardTile(0, t) for t in (CARROT, CORN, CHEESE, MILK))
-    violation = only(validate(state, TakeTile(0, CARROT, 0, 0)))
-    assert violation.reason is Reason.DISCARD_REQUIRED and violation.rule == "DFM-R11"
+    assert only(validate(state, TakeTile(0, CARROT, 0, 0))) == Violation(
+        Reason.DISCARD_REQUIRED, "DFM-R11",
+        "Ana has taken a tile and now discards one of the face-up tiles to the box")
     state = play(state, DiscardTile(0, CARROT))
     assert state.discards == (CARROT,)
     assert (state.current_player, state.expected) == (1, Action.TAKE)
-    violation = only(validate(state, DiscardTile(1, CORN)))
-    assert violation.reason is Reason.DISCARD_NOT_ALLOWED
-    assert violation.message == ("With 3 players only the first player, Ana, discards; "
-                                 "Ben takes a tile")
+    assert only(validate(state, DiscardTile(1, CORN))) == Violation(
+        Reason.DISCARD_NOT_ALLOWED, "DFM-R11",
+        "With 3 players only the first player, Ana, discards; Ben takes a tile")
     state = play(state, TakeTile(1, CORN, 0, 0), TakeTile(2, CHEESE, 0, 0))
     assert state.face_up == (MILK,) and state.expected is Action.REVEAL
     assert (state.round, state.first_player) == (2, 2)
@@ -172,8 +172,8 @@ def test_a_reveal_cannot_turn_over_more_tiles_than_the_pile_holds() -> None:
     assert last_reveal.pile_count == 4
     verdict = validate(last_reveal, RevealTiles(NEW + (EGG,)))
     assert reasons(verdict) == [Reason.WRONG_REVEAL_SIZE, Reason.TILES_NOT_IN_PILE]
-    assert verdict.violations[1].message == "The pile holds only 4 tiles, not 5"
-    assert verdict.violations[1].rule == "DFM-R15"
+    assert verdict.violations[1] == Violation(Reason.TILES_NOT_IN_PILE, "DFM-R15",
+                                              "The pile holds only 4 tiles, not 5", ("tiles",))
 
 
 # DFM-R12: placement --------------------------------------------------------------------
@@ -225,8 +225,9 @@ def test_young_shopper_plays_on_from_the_display_once_the_pile_is_empty() -> Non
     empty = [s for s in game.states if s.pile_count == 0]
     assert [len(s.face_up) for s in empty] == [3, 2, 1]
     assert [s.expected for s in empty] == [Action.TAKE, Action.TAKE, None]
-    assert reasons(validate(empty[0], RevealTiles((EGG,)))) == [Reason.REVEAL_NOT_ALLOWED,
-                                                                Reason.TILES_NOT_IN_PILE]
+    refused = validate(empty[0], RevealTiles((EGG,))).violations
+    assert [v.reason for v in refused] == [Reason.REVEAL_NOT_ALLOWED, Reason.TILES_NOT_IN_PILE]
+    assert refused[0].message.endswith("tiles are turned over only to replace a tile just taken")
 
 
 # DFM-R14: the end ----------------------------------------------------------------------

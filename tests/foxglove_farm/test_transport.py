@@ -321,3 +321,49 @@ def test_moves_of_held_goods_agree_between_apply_and_check(data, draw):
         with pytest.raises(IllegalMoveError) as error:
             apply_move(town_, the_move)
         assert error.value.violations == check.violations
+
+
+@pytest.mark.parametrize(("origin", "destination", "expected"), [
+    ((1, 0), (2, 0), [("ORIGIN_NOT_A_BUILDING", "/from"),
+                      ("DESTINATION_DOES_NOT_DEPICT_GOOD", "/to")]),
+    ((0, 0), (3, 0), [("DESTINATION_NOT_A_BUILDING", "/to"), ("NOT_ENOUGH_GOODS", "/count")]),
+], ids=["from a trail", "to a trail"])
+def test_a_move_with_one_end_on_a_building(origin, destination, expected):
+    """One good end is judged, the other refused; no route is looked for."""
+    the_move = move("wood", 1, origin, destination)
+    check = validate_transport(town(*LINE), the_move)
+    assert sorted(reasons(check)) == sorted(expected)
+    assert (check.move, check.path, check.town) == (the_move, (), None)
+
+
+def test_each_refusal_names_its_rule_and_says_why():
+    line = town(*LINE)
+    same = validate_transport(line, move("wood", 1, (0, 0), (0, 0))).violations
+    empty = validate_transport(line, move("wood", 1, (0, 0), (4, 0))).violations
+    assert [(v.rule, v.message) for v in (*same, *empty)] == [
+        ("FF-R2", "from and to are both the Forest at row 0, col 0: a move takes goods to "
+                  "another building"),
+        ("FF-R2", "the Forest at row 0, col 0 holds 0 wood; it cannot send 1")]
+    hut = town(b(0, 0, "forest", wood=5), b(0, 1, "mine", stone=2), b(1, 0, "haulers_hut"),
+               start=False)
+    hauls = [check_haul(hut, P(1, 0), [Pick(Good.WOOD, 5, P(0, 0))]),
+             check_haul(hut, P(1, 0), [Pick(Good.WOOD, 1, P(1, 0))]),
+             check_haul(hut, P(0, 1), [Pick(Good.WOOD, 1, P(0, 0))]),
+             check_haul(hut, P(1, 0), [Pick(Good.STONE, 3, P(0, 1))])]
+    assert [(v.rule, v.message) for found in hauls for v in found] == [
+        ("FF-R17", "the Hauler's Hut at row 1, col 0 takes up to 4 goods; 5 were picked"),
+        ("FF-R17", "the Hauler's Hut at row 1, col 0 has 4 free slots; 5 goods do not fit"),
+        ("FF-R17", "row 1, col 0 is not another building"),
+        ("FF-R17", "row 0, col 1 is not a building that hauls goods (such as the Hauler's Hut)"),
+        ("FF-R17", "the Mine at row 0, col 1 holds 2 stone")]
+
+
+def test_every_pick_of_a_haul_is_judged_and_picks_from_one_building_add_up():
+    hut = town(b(0, 0, "forest", wood=5), b(0, 1, "mine", stone=2), b(1, 0, "haulers_hut"),
+               start=False)
+    nowhere = check_haul(hut, P(1, 0), [Pick(Good.WOOD, 1, P(5, 5)), Pick(Good.WOOD, 1, P(6, 6))])
+    assert [v.path for v in nowhere] == [("picks", 0, "from"), ("picks", 1, "from")]
+    twice = check_haul(hut, P(1, 0), [Pick(Good.STONE, 2, P(0, 1)), Pick(Good.STONE, 1, P(0, 1))])
+    assert [(v.reason, v.path) for v in twice] == [("NOT_ENOUGH_GOODS", ("picks", 1, "count"))]
+    assert [v.reason for v in check_haul(hut, P(9, 9), [Pick(Good.STONE, 1, P(0, 1))])] == [
+        "NOT_A_HAULER"]
