@@ -89,8 +89,10 @@ def test_origin_and_destination_must_be_buildings():
 
 
 def test_same_building():
-    check = validate_transport(town(*LINE), move("wood", 1, (0, 0), (0, 0)))
+    the_move = move("wood", 1, (0, 0), (0, 0))
+    check = validate_transport(town(*LINE), the_move)
     assert reasons(check) == [("SAME_BUILDING", "/to")]
+    assert (check.move, check.path, check.town) == (the_move, (), None)
 
 
 def test_not_enough_goods():
@@ -112,7 +114,13 @@ def test_destination_needs_a_free_slot_per_good():
     check = validate_transport(town_, move("wood", 3, (0, 0), (4, 0)))
     assert reasons(check) == [("NOT_ENOUGH_FREE_SLOTS", "/to")]
     assert check.violations[0].rule == "FF-R3" and "2 free slots" in check.violations[0].message
-    assert validate_transport(town_, move("wood", 2, (0, 0), (4, 0))).legal
+    legal = move("wood", 2, (0, 0), (4, 0))
+    assert validate_transport(town_, legal).move == legal
+    full = town(b(0, 0, "forest", wood=4), b(0, 1, "mine"), *LINE[:3],
+                b(4, 0, "charcoal_kiln", coal=3), start=False)
+    [violation] = validate_transport(full, move("wood", 1, (0, 0), (4, 0))).violations
+    assert violation.message == ("the Charcoal Kiln at row 4, col 0 has 0 free slots; 1 wood "
+                                 "do not fit (a full building can still be passed through)")
 
 
 def test_no_route():
