@@ -74,18 +74,23 @@ def _docs_policy(page: str) -> str:
             "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 
 
-def secure(response: Response) -> Response:
-    """The headers every answer carries: no sniffing, no referrer, a strict CSP; API
-    answers are not stored (they answer one body), the documentation may be cached."""
-    response.headers.update(SECURITY_HEADERS)
-    prefix = current_app.config["OPENAPI_URL_PREFIX"].rstrip("/")
-    docs = f"{prefix}/{current_app.config['OPENAPI_SWAGGER_UI_PATH']}"
-    documentation = {docs, f"{prefix}/{current_app.config['OPENAPI_JSON_PATH']}"}
-    rule = request.url_rule.rule if request.url_rule and response.status_code == 200 else None
-    response.headers["Cache-Control"] = DOCUMENTATION_CACHE if rule in documentation else "no-store"
-    response.headers["Content-Security-Policy"] = (
-        _docs_policy(response.get_data(as_text=True)) if rule == docs else JSON_POLICY)
-    return response
+def secure_answers(app: Flask) -> None:
+    """Give every answer of ``app`` its headers: no sniffing, no referrer, a strict CSP;
+    API answers are not stored (they answer one body), the documentation may be cached."""
+    prefix = app.config["OPENAPI_URL_PREFIX"].rstrip("/")
+    docs = f"{prefix}/{app.config['OPENAPI_SWAGGER_UI_PATH']}"
+    documentation = {docs, f"{prefix}/{app.config['OPENAPI_JSON_PATH']}"}
+
+    @app.after_request
+    def secure(response: Response) -> Response:
+        response.headers.update(SECURITY_HEADERS)
+        rule = request.url_rule.rule if request.url_rule and response.status_code == 200 \
+            else None
+        response.headers["Cache-Control"] = (DOCUMENTATION_CACHE if rule in documentation
+                                             else "no-store")
+        response.headers["Content-Security-Policy"] = (
+            _docs_policy(response.get_data(as_text=True)) if rule == docs else JSON_POLICY)
+        return response
 
 
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
@@ -111,5 +116,5 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
 
     app.register_error_handler(ProblemError, lambda error: error.response())
     app.register_error_handler(Exception, lambda error: unexpected(error).response())
-    app.after_request(secure)
+    secure_answers(app)
     return app

@@ -10,7 +10,7 @@ import logging
 import os
 
 from .calls import CallLimits
-from .server import expensive_seats, serve
+from .server import PLAN_SEATS, REPLAY_SEATS, expensive_seats, serve
 
 
 def _env(name: str, default: str) -> str:
@@ -38,15 +38,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--plan-seconds", type=float, default=float(_env("PLAN_SECONDS", "0.8")),
                         help="time the final-round planner spends before answering its best "
                              "plan (env REFEREE_ENGINE_PLAN_SECONDS; default %(default)s)")
-    # One: plans are CPU-bound and share the interpreter's lock with every other call;
-    # with two running, scoring a board took 110 ms instead of 8 (measured, 2 cores).
     parser.add_argument("--max-concurrent-plans", type=int,
-                        default=int(_env("MAX_CONCURRENT_PLANS", "1")),
+                        default=int(_env("MAX_CONCURRENT_PLANS", str(PLAN_SEATS))),
                         help="final-round plans computed at once; more are refused with "
                              "RESOURCE_EXHAUSTED (env REFEREE_ENGINE_MAX_CONCURRENT_PLANS; "
                              "default %(default)s)")
     parser.add_argument("--max-concurrent-replays", type=int,
-                        default=int(_env("MAX_CONCURRENT_REPLAYS", "2")),
+                        default=int(_env("MAX_CONCURRENT_REPLAYS", str(REPLAY_SEATS))),
                         help="game logs replayed at once; more are refused with "
                              "RESOURCE_EXHAUSTED (env REFEREE_ENGINE_MAX_CONCURRENT_REPLAYS; "
                              "default %(default)s)")

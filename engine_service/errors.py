@@ -3,9 +3,8 @@
 Invalid input becomes INVALID_ARGUMENT with a ``google.rpc.BadRequest`` detail listing one
 field violation per problem, at most :data:`MAX_REPORTED_PROBLEMS` of them and then one
 saying how many more were found; ``field`` is a JSON Pointer into the request's JSON
-form, so the gateway can hand it to REST callers unchanged. Work stopped by its deadline
-is DEADLINE_EXCEEDED. Anything unexpected is logged and answered INTERNAL without
-internals.
+form, so the gateway can hand it to REST callers unchanged. Anything unexpected is
+logged and answered INTERNAL without internals.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from tabletop_rules.deadline import WorkStopped
 from tabletop_rules.problems import InvalidInputError, quantity
 
 log = logging.getLogger(__name__)
@@ -68,9 +66,6 @@ def translate_errors(handler: Handler[Servicer, Request, Response]
             return handler(self, request, context)
         except InvalidInputError as error:
             context.abort_with_status(invalid_argument_status(error))
-        except WorkStopped:
-            context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
-                          "the engine stopped this computation at the call's deadline")
         except Exception:  # the contract: no caller ever sees a stack trace
             log.exception("unexpected error in %s", handler.__qualname__)
             context.abort(grpc.StatusCode.INTERNAL, "the engine failed to answer; "

@@ -37,7 +37,15 @@ EXIT_MARGIN_SECONDS = 1.0
 regardless (a computation that ignored its cancellation must not keep it alive)."""
 
 
-def expensive_seats(plans: int, replays: int) -> dict[str, int]:
+PLAN_SEATS = 1
+"""Final-round plans computed at once by default: a plan is CPU-bound and shares the
+interpreter's lock with every other call; with two running, a board scored meanwhile took
+110 ms instead of 8 (measured, 2 cores)."""
+REPLAY_SEATS = 2
+"""Game logs replayed at once by default (a replay is bounded by the log limit)."""
+
+
+def expensive_seats(plans: int = PLAN_SEATS, replays: int = REPLAY_SEATS) -> dict[str, int]:
     """The methods whose calls are bounded in number, by full method name."""
     return {method_name(foxglove_farm.SERVICE, "PlanFinalRound"): plans,
             method_name(downtown_farmers_market.SERVICE, "ReplayGame"): replays}
@@ -62,7 +70,7 @@ class Engine:
 def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
                   limits: CallLimits | None = None) -> Engine:
     """Build the server bound to ``address`` (port 0 picks a free port)."""
-    limits = limits or CallLimits(seats=expensive_seats(1, 2))
+    limits = limits or CallLimits(seats=expensive_seats())
     policy = CallPolicy(limits.seats)
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="rpc"),

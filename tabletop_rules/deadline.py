@@ -3,17 +3,13 @@
 The rules know nothing of gRPC; the engine turns a call's deadline and its cancellation
 into a :class:`Deadline`, and every search that could run long asks it, every few
 hundred steps, whether to stop. An anytime search (the final-round planner) answers its
-best result so far once the deadline has passed; other work raises :class:`WorkStopped`.
+best result so far once the deadline has passed.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-
-
-class WorkStopped(Exception):
-    """The computation was stopped: its deadline passed, or its caller went away."""
 
 
 def _never_cancelled() -> bool:
@@ -42,16 +38,10 @@ class Deadline:
         """True once the time is up or the caller has gone."""
         return self._cancelled() or (self._at is not None and time.monotonic() >= self._at)
 
-    def check(self) -> None:
-        """Raise :class:`WorkStopped` if :meth:`expired`."""
-        if self.expired():
-            raise WorkStopped("the computation ran past its deadline or was cancelled")
-
     def within(self, seconds: float) -> Deadline:
         """A deadline no later than this one nor than ``seconds`` from now, sharing its
         cancellation."""
-        shorter = Deadline(min(seconds, self.remaining()), self._cancelled)
-        return shorter
+        return Deadline(min(seconds, self.remaining()), self._cancelled)
 
 
 NO_DEADLINE = Deadline()
