@@ -22,9 +22,8 @@ from flask import current_app
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from grpc_status import rpc_status
 
-from clients.grpc_client import field_violations
+from clients.grpc_client import field_violations, status_details
 
 from .problems import FieldProblem, ProblemError, invalid_request
 
@@ -118,13 +117,11 @@ def problem_for(error: grpc.RpcError, strip_prefix: str) -> ProblemError:
 
 def _retry_after(error: grpc.RpcError) -> int | None:
     """Whole seconds from the status's ``google.rpc.RetryInfo``, if it carries one."""
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    for detail in status.details if status else ():
-        info = error_details_pb2.RetryInfo()
-        if detail.Unpack(info):
-            delay = info.retry_delay
-            return max(1, math.ceil(delay.seconds + delay.nanos / 1e9))
-    return None
+    infos = status_details(error, error_details_pb2.RetryInfo)
+    if not infos:
+        return None
+    delay = infos[0].retry_delay
+    return max(1, math.ceil(delay.seconds + delay.nanos / 1e9))
 
 
 def engine_unavailable() -> ProblemError:

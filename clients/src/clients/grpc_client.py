@@ -8,7 +8,7 @@ what you send is what you get back.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 import grpc
 from google.protobuf import wrappers_pb2
@@ -229,13 +229,24 @@ def error_from_status(error: grpc.RpcError) -> RefereeError:
     return InvalidRequestError(code.name, "Invalid argument", detail, field_violations(error))
 
 
+DetailT = TypeVar("DetailT", bound=Message)
+
+
+def status_details(error: grpc.RpcError, detail_type: type[DetailT]) -> list[DetailT]:
+    """The error's rich-status details of ``detail_type`` (``google.rpc.BadRequest``,
+    ``google.rpc.RetryInfo``, ...), in order."""
+    found = []
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    for packed in status.details if status else ():
+        detail = detail_type()
+        if packed.Unpack(detail):
+            found.append(detail)
+    return found
+
+
 def field_violations(error: grpc.RpcError) -> list[tuple[str, str]]:
     """``(JSON Pointer, description)`` for each field violation in the error's
     ``google.rpc.BadRequest`` details."""
-    violations = []
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    for packed in status.details if status else ():
-        bad_request = error_details_pb2.BadRequest()
-        if packed.Unpack(bad_request):
-            violations.extend((v.field, v.description) for v in bad_request.field_violations)
-    return violations
+    return [(v.field, v.description) for bad_request in
+            status_details(error, error_details_pb2.BadRequest)
+            for v in bad_request.field_violations]
