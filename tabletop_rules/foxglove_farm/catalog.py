@@ -9,6 +9,7 @@ are read and written in one format (:mod:`.catalog_format`, documented in
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -111,12 +112,23 @@ class Catalog:
                        self.requested | frozenset(definitions))
 
 
+def _catalog_text() -> str:
+    return resources.files(__package__).joinpath("catalog.json").read_text(encoding="utf-8")
+
+
+@cache
+def builtin_catalog_version() -> str:
+    """The built-in catalog's version, a digest of its file: a game state names the
+    catalog it was made under, and one made under another is refused, not misread."""
+    return "builtin-" + hashlib.sha256(_catalog_text().encode()).hexdigest()[:12]
+
+
 @cache
 def builtin_catalog() -> Catalog:
     """The catalog of every building the rulebook names (loaded once from catalog.json)."""
     from .catalog_format import read_catalog_file  # the format reads into this module's types
 
-    text = resources.files(__package__).joinpath("catalog.json").read_text(encoding="utf-8")
+    text = _catalog_text()
     try:
         return read_catalog_file(json.loads(text))
     except InvalidInputError as error:  # a broken package file: say where, loudly

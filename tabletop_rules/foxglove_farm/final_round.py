@@ -17,7 +17,7 @@ but not listed, as a payment would be.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..game import Game, Turn
@@ -105,19 +105,7 @@ class FoxgloveFarmFinalRound:
     def legal_moves(self, state: FinalRound) -> Sequence[FinalRoundMove]:
         if state.over:
             return ()
-        town = state.town
-        moves: list[FinalRoundMove] = []
-        for origin in town.buildings:
-            for good in (g for g in GOODS if origin.goods.count(g)):
-                for destination in town.buildings:
-                    room = min(origin.goods.count(good), destination.free_slots)
-                    if (destination is origin or good not in destination.building.depicts
-                            or room < 1 or town.network.route(
-                                origin.position, destination.position, good,
-                                town.variant) is None):
-                        continue
-                    moves.extend(Move(good, n, origin.position, destination.position)
-                                  for n in range(1, room + 1))
+        moves: list[FinalRoundMove] = list(transports(state.town))
         moves.append(Process())
         if state.runs:
             moves.append(EndRound())
@@ -152,17 +140,53 @@ class FoxgloveFarmFinalRound:
         return rank_towns([(state.player, state.town)]) if state.over else None
 
 
-def _haul(state: FinalRound, haul: Haul) -> Verdict[FinalRound, Reason]:
+def transports(town: Town) -> Iterator[Move]:
+    """Every legal transport in ``town``, each count once."""
+    for origin in town.buildings:
+        for good in (g for g in GOODS if origin.goods.count(g)):
+            for destination in town.buildings:
+                room = min(origin.goods.count(good), destination.free_slots)
+                if (destination is origin or good not in destination.building.depicts
+                        or room < 1 or town.network.route(
+                            origin.position, destination.position, good,
+                            town.variant) is None):
+                    continue
+                yield from (Move(good, n, origin.position, destination.position)
+                            for n in range(1, room + 1))
+
+
+def haul_violations(town: Town, moved: bool, hauled: frozenset[Position], hut: Position,
+                    picks: Sequence[Pick]) -> tuple[Violation, ...]:
+    """Every violation of a haul in a transportation phase where a transport was made
+    (``moved``) or huts already hauled (``hauled``)."""
     order: list[Violation] = []
-    if state.moved:
+    if moved:
         order.append(Violation(Reason.HAUL_AFTER_TRANSPORT, HAULERS_HUT_RULE,
                                "A hut hauls at the start of a transportation phase, "
                                "before its first transport", ("to",)))
-    if haul.hut in state.hauled:
+    if hut in hauled:
         order.append(Violation(Reason.ALREADY_HAULED, HAULERS_HUT_RULE,
                                "This hut has hauled in this transportation phase already",
                                ("to",)))
-    violations = (*order, *check_haul(state.town, haul.hut, haul.picks))
+    return (*order, *check_haul(town, hut, picks))
+
+
+def processing_choice_violations(town: Town, choices: Sequence[tuple[Position, Goods]]
+                                 ) -> tuple[Violation, ...]:
+    """The first choice of a processing run that no outcome of its building allows."""
+    for i, (position, goods) in enumerate(choices):
+        tile = town.building_at(position)
+        if tile is None or goods not in {o.goods for o in
+                                         processing_outcomes(tile.building, tile.goods)}:
+            return (Violation(
+                Reason.NOT_A_PROCESSING_CHOICE, "FF-R4",
+                f"row {position.row}, col {position.col} cannot be left with those goods "
+                "by a processing run", ("choices", i)),)
+    return ()
+
+
+def _haul(state: FinalRound, haul: Haul) -> Verdict[FinalRound, Reason]:
+    violations = haul_violations(state.town, state.moved, state.hauled, haul.hut, haul.picks)
     if violations:
         return Verdict(None, violations)
     return Verdict(replace(state, town=apply_haul(state.town, haul.hut, haul.picks),
@@ -170,16 +194,10 @@ def _haul(state: FinalRound, haul: Haul) -> Verdict[FinalRound, Reason]:
 
 
 def _process(state: FinalRound, run: Process) -> Verdict[FinalRound, Reason]:
-    town = state.town
-    for i, (position, goods) in enumerate(run.choices):
-        tile = town.building_at(position)
-        if tile is None or goods not in {o.goods for o in
-                                         processing_outcomes(tile.building, tile.goods)}:
-            return Verdict(None, (Violation(
-                Reason.NOT_A_PROCESSING_CHOICE, "FF-R4",
-                f"row {position.row}, col {position.col} cannot be left with those goods "
-                "by a processing run", ("choices", i)),))
-    result = run_processing(town, dict(run.choices) or None)
+    violations = processing_choice_violations(state.town, run.choices)
+    if violations:
+        return Verdict(None, violations)
+    result = run_processing(state.town, dict(run.choices) or None)
     return Verdict(replace(state, town=result.town, runs=state.runs + 1, moved=False,
                            hauled=frozenset()))
 

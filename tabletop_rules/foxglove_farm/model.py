@@ -224,6 +224,11 @@ class BuildingTile:
         return self.building.slots - self.goods.total
 
     @property
+    def label(self) -> str:
+        """``"Butcher at row 1, col 2"``: how answers name it to a player."""
+        return f"{self.building.name} at row {self.position.row}, col {self.position.col}"
+
+    @property
     def open_sides(self) -> frozenset[Side]:
         """A building is open on all four sides (FF-R1)."""
         return ALL_SIDES

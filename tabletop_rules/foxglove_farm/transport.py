@@ -11,18 +11,16 @@ that does not exist; a haul's paths go into its ``picks``.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
 
-from .. import verdicts
 from ..game import IllegalMoveError
 from ..problems import Problem, quantity
 from ._json import out_of_range
 from .catalog import MAX_SLOTS
 from .effects import HAULERS_HUT_RULE, Haul
 from .model import BuildingTile, Good, Goods, Position, Town, Variant
+from .reasons import Reason, Violation
 from .routes import Route
 from .town import check_position
 
@@ -40,32 +38,6 @@ class Move:
     count: int
     origin: Position
     destination: Position
-
-
-class Reason(enum.StrEnum):
-    """Why a Foxglove Farm move (a transport, a haul, a move of the final round) is
-    illegal: stable names that clients may switch on."""
-
-    ORIGIN_NOT_A_BUILDING = "ORIGIN_NOT_A_BUILDING"
-    DESTINATION_NOT_A_BUILDING = "DESTINATION_NOT_A_BUILDING"
-    SAME_BUILDING = "SAME_BUILDING"
-    NOT_ENOUGH_GOODS = "NOT_ENOUGH_GOODS"
-    DESTINATION_DOES_NOT_DEPICT_GOOD = "DESTINATION_DOES_NOT_DEPICT_GOOD"
-    NOT_ENOUGH_FREE_SLOTS = "NOT_ENOUGH_FREE_SLOTS"
-    NO_ROUTE = "NO_ROUTE"
-    EXPERT_ROUTE_BLOCKED = "EXPERT_ROUTE_BLOCKED"
-    NOT_A_HAULER = "NOT_A_HAULER"
-    TOO_MANY_GOODS = "TOO_MANY_GOODS"
-    ORIGIN_NOT_ANOTHER_BUILDING = "ORIGIN_NOT_ANOTHER_BUILDING"
-    HAUL_AFTER_TRANSPORT = "HAUL_AFTER_TRANSPORT"
-    ALREADY_HAULED = "ALREADY_HAULED"
-    NOT_A_PROCESSING_CHOICE = "NOT_A_PROCESSING_CHOICE"
-    NO_PROCESSING_YET = "NO_PROCESSING_YET"
-    ROUND_OVER = "ROUND_OVER"
-
-
-Violation: TypeAlias = verdicts.Violation[Reason]
-"""One reason a move or haul is illegal, with the path of the part that breaks it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,21 +84,21 @@ def validate_transport(town: Town, move: Move) -> TransportVerdict:
                                           Reason.DESTINATION_NOT_A_BUILDING, "to"))
     if origin is not None and destination is not None and origin is destination:
         violations.append(Violation(Reason.SAME_BUILDING, ROUTE_RULE, (
-            f"from and to are both the {_at(origin)}: a move takes goods to another "
+            f"from and to are both the {origin.label}: a move takes goods to another "
             "building"), ("to",)))
         return TransportVerdict(move, (), None, tuple(violations))
     if origin is not None and origin.goods.count(good) < n:
         held = origin.goods.count(good)
         violations.append(Violation(Reason.NOT_ENOUGH_GOODS, ROUTE_RULE, (
-            f"the {_at(origin)} holds {held} {good.value}; it cannot send {n}"), ("count",)))
+            f"the {origin.label} holds {held} {good.value}; it cannot send {n}"), ("count",)))
     if destination is not None:
         if good not in destination.building.depicts:
             violations.append(Violation(Reason.DESTINATION_DOES_NOT_DEPICT_GOOD, DESTINATION_RULE, (
-                f"the {_at(destination)} does not depict {good.value} on any of its effects, "
+                f"the {destination.label} does not depict {good.value} on any of its effects, "
                 f"so {good.value} cannot be delivered there"), ("to",)))
         elif destination.free_slots < n:
             violations.append(Violation(Reason.NOT_ENOUGH_FREE_SLOTS, DESTINATION_RULE, (
-                f"the {_at(destination)} has {quantity(max(destination.free_slots, 0), 'free slot')}; "
+                f"the {destination.label} has {quantity(max(destination.free_slots, 0), 'free slot')}; "
                 f"{n} {good.value} do not fit (a full building can still be passed through)"),
                 ("to",)))
     path: Route | None = None
@@ -157,10 +129,6 @@ def apply_move(town: Town, move: Move) -> Town:
     raise IllegalMoveError(validate_transport(town, move).violations)
 
 
-def _at(tile: BuildingTile) -> str:
-    return f"{tile.building.name} at row {tile.position.row}, col {tile.position.col}"
-
-
 def _not_a_building(town: Town, position: Position, reason: Reason, field: str
                     ) -> Violation:
     what = "a trail tile" if town.tile_at(position) is not None else "no tile"
@@ -175,14 +143,14 @@ def _no_route(town: Town, origin: BuildingTile, destination: BuildingTile,
         standard = town.network.path(origin.position, destination.position, good)
         if standard is not None:
             blocking = [town.building_at(p) for p in standard[1:-1]]
-            names = ", ".join(_at(b) for b in blocking
+            names = ", ".join(b.label for b in blocking
                               if b is not None and good not in b.building.depicts)
             return Violation(Reason.EXPERT_ROUTE_BLOCKED, ROUTE_RULE, (
                 f"in the expert variant {good.value} may pass only through buildings that "
-                f"depict it; every connected way from the {_at(origin)} to the "
-                f"{_at(destination)} passes through one that does not (such as the {names})"))
+                f"depict it; every connected way from the {origin.label} to the "
+                f"{destination.label} passes through one that does not (such as the {names})"))
     return Violation(Reason.NO_ROUTE, ROUTE_RULE, (
-        f"no trail route joins the {_at(origin)} to the {_at(destination)}: goods move only "
+        f"no trail route joins the {origin.label} to the {destination.label}: goods move only "
         "along connected trails, and neighbouring buildings are not connected to each other"))
 
 
@@ -212,11 +180,11 @@ def check_haul(town: Town, hut: Position, picks: Sequence[Pick]) -> tuple[Violat
     total = sum(p.count for p in picks)
     if total > effect.count:
         violations.append(Violation(Reason.TOO_MANY_GOODS, HAULERS_HUT_RULE, (
-            f"the {_at(tile)} takes up to {effect.count} goods; {total} were picked"),
+            f"the {tile.label} takes up to {effect.count} goods; {total} were picked"),
             ("picks",)))
     if total > tile.free_slots:
         violations.append(Violation(Reason.NOT_ENOUGH_FREE_SLOTS, HAULERS_HUT_RULE, (
-            f"the {_at(tile)} has {quantity(tile.free_slots, 'free slot')}; {total} goods "
+            f"the {tile.label} has {quantity(tile.free_slots, 'free slot')}; {total} goods "
             "do not fit"), ("picks",)))
     taken: dict[Position, Goods] = {}
     for i, pick in enumerate(picks):
@@ -229,7 +197,7 @@ def check_haul(town: Town, hut: Position, picks: Sequence[Pick]) -> tuple[Violat
         taken[pick.origin] = taken.get(pick.origin, Goods()).add(pick.good, pick.count)
         if pick.count < 1 or not source.goods.contains(taken[pick.origin]):
             violations.append(Violation(Reason.NOT_ENOUGH_GOODS, HAULERS_HUT_RULE, (
-                f"the {_at(source)} holds {source.goods.count(pick.good)} {pick.good.value}"),
+                f"the {source.label} holds {source.goods.count(pick.good)} {pick.good.value}"),
                 ("picks", i, "count")))
     return tuple(violations)
 
