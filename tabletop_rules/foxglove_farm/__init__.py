@@ -57,6 +57,17 @@ The contract's JSON form (:mod:`.json_form`)
     ``parse_transport_request(body) -> (town, move)``, ``parse_players(body)`` (each
     raises ``InvalidInputError`` with a Problem per problem); ``town_to_dict``,
     ``score_to_dict``, ``move_to_dict``, ``transport_verdict_to_dict``, ``ranking_to_dict``.
+
+The whole game, four rounds (:mod:`.farm_game`, its values in :mod:`.game_state`)
+    ``GAME`` follows :class:`tabletop_rules.game.Game`: ``new_game(Setup)``, ``turn``,
+    ``legal_moves``, ``check_move``, ``validate`` (the next ``GameState`` or every
+    violation), ``standings``; ``tabletop_rules.game.replay`` plays a log. Actions:
+    ``Produce``, ``BuildBuilding``, ``BuildTrails``, ``Pass``, ``Transport``,
+    ``HaulGoods``, ``ProcessGoods``, ``EndRound``, ``DrawTiles``. ``check_state`` lists
+    what makes a hand-built state impossible (:mod:`.game_checks`). Its parts:
+    production (:mod:`.production`), construction (:mod:`.construction`), the central
+    board and solo setups (:mod:`.central_board`). The final round alone is
+    :mod:`.final_round`'s ``GAME``.
 """
 
 from .catalog import Building, Catalog, Provenance, builtin_catalog
