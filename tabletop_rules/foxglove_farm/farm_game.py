@@ -386,9 +386,12 @@ def _constructions(state: GameState) -> Iterator[Action]:
             if payment is not None:
                 yield from (BuildBuilding(seat, space.building, p, payment)
                             for p in positions)
+    payments = {}
+    for cost in (1, 2):
+        goods = trail_payment(town, cost)
+        payments[cost] = pay_from(town, goods) if goods is not None else None
     for work in (*trail_placements(town), *trail_upgrades(town)):
-        goods = trail_payment(town, work.cost)
-        payment = pay_from(town, goods) if goods is not None else None
+        payment = payments[work.cost]
         if payment is not None:
             yield BuildTrails(seat, (work,), payment)
 
