@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from referee.foxglove_farm.v1 import game_pb2 as _game_pb2
 from referee.foxglove_farm.v1 import planning_pb2 as _planning_pb2
 from referee.foxglove_farm.v1 import scoring_pb2 as _scoring_pb2
 from referee.foxglove_farm.v1 import town_pb2 as _town_pb2
@@ -241,3 +242,269 @@ class PlanFinalRoundResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PlanFinalRoundResponse: _TypeAlias = PlanFinalRoundResponse  # noqa: Y015
+
+@_typing.final
+class NewGameRequest(_message.Message):
+    """The setup of the game to start."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SETUP_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def setup(self) -> _game_pb2.Setup:
+        """How the game begins."""
+
+    def __init__(
+        self,
+        *,
+        setup: _game_pb2.Setup | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["setup", b"setup"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["setup", b"setup"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___NewGameRequest: _TypeAlias = NewGameRequest  # noqa: Y015
+
+@_typing.final
+class NewGameResponse(_message.Message):
+    """The state before the first production."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def state(self) -> _game_pb2.GameState:
+        """The first state, to send with the first action."""
+
+    def __init__(
+        self,
+        *,
+        state: _game_pb2.GameState | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___NewGameResponse: _TypeAlias = NewGameResponse  # noqa: Y015
+
+@_typing.final
+class ListLegalMovesRequest(_message.Message):
+    """The state to list the legal actions of."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def state(self) -> _game_pb2.GameState:
+        """The state, as the referee last answered it (or transcribed from a table)."""
+
+    def __init__(
+        self,
+        *,
+        state: _game_pb2.GameState | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListLegalMovesRequest: _TypeAlias = ListLegalMovesRequest  # noqa: Y015
+
+@_typing.final
+class ListLegalMovesResponse(_message.Message):
+    """The turn, the legal actions and the goods that can pay."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TURN_FIELD_NUMBER: _builtins.int
+    MOVES_FIELD_NUMBER: _builtins.int
+    GOODS_ON_HAND_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def turn(self) -> _game_pb2.Turn:
+        """Who acts next and what the game waits for."""
+
+    @_builtins.property
+    def moves(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Action]:
+        """Every legal action, each once: passing, each building on offer the player can pay
+        for at each free position, each single trail built or upgraded (both paid by
+        default from the town's buildings in order, wood before stone), each transport,
+        the processing run with the default choices, and ending the fourth round.
+        """
+
+    @_builtins.property
+    def goods_on_hand(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.GoodsOnHand]:
+        """Every building holding goods, in seat order then town order."""
+
+    def __init__(
+        self,
+        *,
+        turn: _game_pb2.Turn | None = ...,
+        moves: _abc.Iterable[_game_pb2.Action] | None = ...,
+        goods_on_hand: _abc.Iterable[_game_pb2.GoodsOnHand] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["turn", b"turn"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["goods_on_hand", b"goods_on_hand", "moves", b"moves", "turn", b"turn"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListLegalMovesResponse: _TypeAlias = ListLegalMovesResponse  # noqa: Y015
+
+@_typing.final
+class ValidateActionRequest(_message.Message):
+    """A state and the action to judge in it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    ACTION_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def state(self) -> _game_pb2.GameState:
+        """The state before the action."""
+
+    @_builtins.property
+    def action(self) -> _game_pb2.Action:
+        """The action."""
+
+    def __init__(
+        self,
+        *,
+        state: _game_pb2.GameState | None = ...,
+        action: _game_pb2.Action | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ValidateActionRequest: _TypeAlias = ValidateActionRequest  # noqa: Y015
+
+@_typing.final
+class ValidateActionResponse(_message.Message):
+    """The verdict: the next state if the action is legal, every rule it breaks if not."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LEGAL_FIELD_NUMBER: _builtins.int
+    NEXT_STATE_FIELD_NUMBER: _builtins.int
+    VIOLATIONS_FIELD_NUMBER: _builtins.int
+    legal: _builtins.bool
+    """Whether the action is legal."""
+    @_builtins.property
+    def next_state(self) -> _game_pb2.GameState:
+        """When legal: the state after the action, to send with the next one."""
+
+    @_builtins.property
+    def violations(self) -> _containers.RepeatedCompositeFieldContainer[_transport_pb2.Violation]:
+        """When illegal: every rule the action breaks, with pointers into "/action"."""
+
+    def __init__(
+        self,
+        *,
+        legal: _builtins.bool = ...,
+        next_state: _game_pb2.GameState | None = ...,
+        violations: _abc.Iterable[_transport_pb2.Violation] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["next_state", b"next_state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["legal", b"legal", "next_state", b"next_state", "violations", b"violations"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ValidateActionResponse: _TypeAlias = ValidateActionResponse  # noqa: Y015
+
+@_typing.final
+class ReplayGameRequest(_message.Message):
+    """A game's log: how it began and the actions since, in order."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SETUP_FIELD_NUMBER: _builtins.int
+    ACTIONS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def setup(self) -> _game_pb2.Setup:
+        """How the game began."""
+
+    @_builtins.property
+    def actions(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Action]:
+        """The actions since, in order."""
+
+    def __init__(
+        self,
+        *,
+        setup: _game_pb2.Setup | None = ...,
+        actions: _abc.Iterable[_game_pb2.Action] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["setup", b"setup"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "setup", b"setup"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReplayGameRequest: _TypeAlias = ReplayGameRequest  # noqa: Y015
+
+@_typing.final
+class ReplayGameResponse(_message.Message):
+    """How far the log goes and, once the game is over, who won."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    LEGAL_FIELD_NUMBER: _builtins.int
+    ILLEGAL_INDEX_FIELD_NUMBER: _builtins.int
+    VIOLATIONS_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    STANDINGS_FIELD_NUMBER: _builtins.int
+    WINNERS_FIELD_NUMBER: _builtins.int
+    SCORES_FIELD_NUMBER: _builtins.int
+    legal: _builtins.bool
+    """True when every action of the log is legal."""
+    illegal_index: _builtins.int
+    """The index in the log of the first illegal action; unset when every action is legal."""
+    @_builtins.property
+    def violations(self) -> _containers.RepeatedCompositeFieldContainer[_transport_pb2.Violation]:
+        """The rules the first illegal action breaks, with pointers into "/actions/<index>"."""
+
+    @_builtins.property
+    def state(self) -> _game_pb2.GameState:
+        """The state after the last legal action."""
+
+    @_builtins.property
+    def standings(self) -> _containers.RepeatedCompositeFieldContainer[_scoring_pb2.Standing]:
+        """Once the game is over: the players ordered by place (FF-R16)."""
+
+    @_builtins.property
+    def winners(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Once the game is over: every player in first place."""
+
+    @_builtins.property
+    def scores(self) -> _containers.RepeatedCompositeFieldContainer[_scoring_pb2.TownScore]:
+        """Once the game is over: each player's town score, end-game effects included, in seat
+        order.
+        """
+
+    def __init__(
+        self,
+        *,
+        legal: _builtins.bool = ...,
+        illegal_index: _builtins.int | None = ...,
+        violations: _abc.Iterable[_transport_pb2.Violation] | None = ...,
+        state: _game_pb2.GameState | None = ...,
+        standings: _abc.Iterable[_scoring_pb2.Standing] | None = ...,
+        winners: _abc.Iterable[_builtins.str] | None = ...,
+        scores: _abc.Iterable[_scoring_pb2.TownScore] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_illegal_index", b"_illegal_index", "illegal_index", b"illegal_index", "state", b"state"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_illegal_index", b"_illegal_index", "illegal_index", b"illegal_index", "legal", b"legal", "scores", b"scores", "standings", b"standings", "state", b"state", "violations", b"violations", "winners", b"winners"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__illegal_index: _TypeAlias = _typing.Literal["illegal_index"]  # noqa: Y015
+    _WhichOneofArgType__illegal_index: _TypeAlias = _typing.Literal["_illegal_index", b"_illegal_index"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__illegal_index) -> _WhichOneofReturnType__illegal_index | None: ...
+
+Global___ReplayGameResponse: _TypeAlias = ReplayGameResponse  # noqa: Y015

@@ -31,7 +31,8 @@ class FoxgloveFarmServiceStub:
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
     contract's shapes: /town/tiles/3/goods/sheep, /move/from/row), each problem found.
-    An illegal move is not an error: ValidateTransport answers it with legal false.
+    An illegal move is not an error: ValidateTransport and ValidateAction answer it with
+    legal false.
     """
 
     def __init__(self, channel):
@@ -60,6 +61,26 @@ class FoxgloveFarmServiceStub:
                 request_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.PlanFinalRoundRequest.SerializeToString,
                 response_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.PlanFinalRoundResponse.FromString,
                 _registered_method=True)
+        self.NewGame = channel.unary_unary(
+                '/referee.foxglove_farm.v1.FoxgloveFarmService/NewGame',
+                request_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.NewGameRequest.SerializeToString,
+                response_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.NewGameResponse.FromString,
+                _registered_method=True)
+        self.ListLegalMoves = channel.unary_unary(
+                '/referee.foxglove_farm.v1.FoxgloveFarmService/ListLegalMoves',
+                request_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ListLegalMovesRequest.SerializeToString,
+                response_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ListLegalMovesResponse.FromString,
+                _registered_method=True)
+        self.ValidateAction = channel.unary_unary(
+                '/referee.foxglove_farm.v1.FoxgloveFarmService/ValidateAction',
+                request_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ValidateActionRequest.SerializeToString,
+                response_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ValidateActionResponse.FromString,
+                _registered_method=True)
+        self.ReplayGame = channel.unary_unary(
+                '/referee.foxglove_farm.v1.FoxgloveFarmService/ReplayGame',
+                request_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ReplayGameRequest.SerializeToString,
+                response_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ReplayGameResponse.FromString,
+                _registered_method=True)
 
 
 class FoxgloveFarmServiceServicer:
@@ -68,7 +89,8 @@ class FoxgloveFarmServiceServicer:
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
     contract's shapes: /town/tiles/3/goods/sheep, /move/from/row), each problem found.
-    An illegal move is not an error: ValidateTransport answers it with legal false.
+    An illegal move is not an error: ValidateTransport and ValidateAction answer it with
+    legal false.
     """
 
     def ScoreTown(self, request, context):
@@ -101,6 +123,39 @@ class FoxgloveFarmServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def NewGame(self, request, context):
+        """Starts a game of four rounds: the state before the first production.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListLegalMoves(self, request, context):
+        """Whose turn it is, every legal action the players choose between, and the goods on
+        each building (what a payment can take). Builds are listed with a default payment
+        and single trails only; a player composes several trails, other payments, hauls and
+        choices. None while tiles are to be drawn or once the game is over.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ValidateAction(self, request, context):
+        """Judges one action: the next state, or every rule it breaks. An illegal action is an
+        answer, not an error; only a malformed state or action is INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReplayGame(self, request, context):
+        """Replays a game's log from its setup to the end of the log or the first illegal
+        action, with the final scores once the game is over.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FoxgloveFarmServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -124,6 +179,26 @@ def add_FoxgloveFarmServiceServicer_to_server(servicer, server):
                     request_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.PlanFinalRoundRequest.FromString,
                     response_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.PlanFinalRoundResponse.SerializeToString,
             ),
+            'NewGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.NewGame,
+                    request_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.NewGameRequest.FromString,
+                    response_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.NewGameResponse.SerializeToString,
+            ),
+            'ListLegalMoves': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListLegalMoves,
+                    request_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ListLegalMovesRequest.FromString,
+                    response_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ListLegalMovesResponse.SerializeToString,
+            ),
+            'ValidateAction': grpc.unary_unary_rpc_method_handler(
+                    servicer.ValidateAction,
+                    request_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ValidateActionRequest.FromString,
+                    response_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ValidateActionResponse.SerializeToString,
+            ),
+            'ReplayGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReplayGame,
+                    request_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ReplayGameRequest.FromString,
+                    response_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ReplayGameResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'referee.foxglove_farm.v1.FoxgloveFarmService', rpc_method_handlers)
@@ -138,7 +213,8 @@ class FoxgloveFarmService:
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
     contract's shapes: /town/tiles/3/goods/sheep, /move/from/row), each problem found.
-    An illegal move is not an error: ValidateTransport answers it with legal false.
+    An illegal move is not an error: ValidateTransport and ValidateAction answer it with
+    legal false.
     """
 
     @staticmethod
@@ -239,6 +315,114 @@ class FoxgloveFarmService:
             '/referee.foxglove_farm.v1.FoxgloveFarmService/PlanFinalRound',
             referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.PlanFinalRoundRequest.SerializeToString,
             referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.PlanFinalRoundResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def NewGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.foxglove_farm.v1.FoxgloveFarmService/NewGame',
+            referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.NewGameRequest.SerializeToString,
+            referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.NewGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListLegalMoves(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.foxglove_farm.v1.FoxgloveFarmService/ListLegalMoves',
+            referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ListLegalMovesRequest.SerializeToString,
+            referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ListLegalMovesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ValidateAction(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.foxglove_farm.v1.FoxgloveFarmService/ValidateAction',
+            referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ValidateActionRequest.SerializeToString,
+            referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ValidateActionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReplayGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.foxglove_farm.v1.FoxgloveFarmService/ReplayGame',
+            referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ReplayGameRequest.SerializeToString,
+            referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ReplayGameResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -32,7 +32,8 @@ class FoxgloveFarmServiceStub:
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
     contract's shapes: /town/tiles/3/goods/sheep, /move/from/row), each problem found.
-    An illegal move is not an error: ValidateTransport answers it with legal false.
+    An illegal move is not an error: ValidateTransport and ValidateAction answer it with
+    legal false.
     """
 
     @_typing.overload
@@ -51,6 +52,22 @@ class FoxgloveFarmServiceStub:
     """The best final total any legal sequence of transports and processing runs reaches
     from a town as the fourth round's transportation and processing begin, and a plan.
     """
+    NewGame: _grpc.UnaryUnaryMultiCallable[_foxglove_farm_service_pb2.NewGameRequest, _foxglove_farm_service_pb2.NewGameResponse]
+    """Starts a game of four rounds: the state before the first production."""
+    ListLegalMoves: _grpc.UnaryUnaryMultiCallable[_foxglove_farm_service_pb2.ListLegalMovesRequest, _foxglove_farm_service_pb2.ListLegalMovesResponse]
+    """Whose turn it is, every legal action the players choose between, and the goods on
+    each building (what a payment can take). Builds are listed with a default payment
+    and single trails only; a player composes several trails, other payments, hauls and
+    choices. None while tiles are to be drawn or once the game is over.
+    """
+    ValidateAction: _grpc.UnaryUnaryMultiCallable[_foxglove_farm_service_pb2.ValidateActionRequest, _foxglove_farm_service_pb2.ValidateActionResponse]
+    """Judges one action: the next state, or every rule it breaks. An illegal action is an
+    answer, not an error; only a malformed state or action is INVALID_ARGUMENT.
+    """
+    ReplayGame: _grpc.UnaryUnaryMultiCallable[_foxglove_farm_service_pb2.ReplayGameRequest, _foxglove_farm_service_pb2.ReplayGameResponse]
+    """Replays a game's log from its setup to the end of the log or the first illegal
+    action, with the final scores once the game is over.
+    """
 
 @_typing.type_check_only
 class FoxgloveFarmServiceAsyncStub(FoxgloveFarmServiceStub):
@@ -59,7 +76,8 @@ class FoxgloveFarmServiceAsyncStub(FoxgloveFarmServiceStub):
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
     contract's shapes: /town/tiles/3/goods/sheep, /move/from/row), each problem found.
-    An illegal move is not an error: ValidateTransport answers it with legal false.
+    An illegal move is not an error: ValidateTransport and ValidateAction answer it with
+    legal false.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -75,6 +93,22 @@ class FoxgloveFarmServiceAsyncStub(FoxgloveFarmServiceStub):
     """The best final total any legal sequence of transports and processing runs reaches
     from a town as the fourth round's transportation and processing begin, and a plan.
     """
+    NewGame: _aio.UnaryUnaryMultiCallable[_foxglove_farm_service_pb2.NewGameRequest, _foxglove_farm_service_pb2.NewGameResponse]  # type: ignore[assignment]
+    """Starts a game of four rounds: the state before the first production."""
+    ListLegalMoves: _aio.UnaryUnaryMultiCallable[_foxglove_farm_service_pb2.ListLegalMovesRequest, _foxglove_farm_service_pb2.ListLegalMovesResponse]  # type: ignore[assignment]
+    """Whose turn it is, every legal action the players choose between, and the goods on
+    each building (what a payment can take). Builds are listed with a default payment
+    and single trails only; a player composes several trails, other payments, hauls and
+    choices. None while tiles are to be drawn or once the game is over.
+    """
+    ValidateAction: _aio.UnaryUnaryMultiCallable[_foxglove_farm_service_pb2.ValidateActionRequest, _foxglove_farm_service_pb2.ValidateActionResponse]  # type: ignore[assignment]
+    """Judges one action: the next state, or every rule it breaks. An illegal action is an
+    answer, not an error; only a malformed state or action is INVALID_ARGUMENT.
+    """
+    ReplayGame: _aio.UnaryUnaryMultiCallable[_foxglove_farm_service_pb2.ReplayGameRequest, _foxglove_farm_service_pb2.ReplayGameResponse]  # type: ignore[assignment]
+    """Replays a game's log from its setup to the end of the log or the first illegal
+    action, with the final scores once the game is over.
+    """
 
 class FoxgloveFarmServiceServicer(metaclass=_abc_1.ABCMeta):
     """The Foxglove Farm referee. Stateless: every request carries what it needs.
@@ -82,7 +116,8 @@ class FoxgloveFarmServiceServicer(metaclass=_abc_1.ABCMeta):
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
     contract's shapes: /town/tiles/3/goods/sheep, /move/from/row), each problem found.
-    An illegal move is not an error: ValidateTransport answers it with legal false.
+    An illegal move is not an error: ValidateTransport and ValidateAction answer it with
+    legal false.
     """
 
     @_abc_1.abstractmethod
@@ -119,6 +154,46 @@ class FoxgloveFarmServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_foxglove_farm_service_pb2.PlanFinalRoundResponse, _abc.Awaitable[_foxglove_farm_service_pb2.PlanFinalRoundResponse]]:
         """The best final total any legal sequence of transports and processing runs reaches
         from a town as the fourth round's transportation and processing begin, and a plan.
+        """
+
+    @_abc_1.abstractmethod
+    def NewGame(
+        self,
+        request: _foxglove_farm_service_pb2.NewGameRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_foxglove_farm_service_pb2.NewGameResponse, _abc.Awaitable[_foxglove_farm_service_pb2.NewGameResponse]]:
+        """Starts a game of four rounds: the state before the first production."""
+
+    @_abc_1.abstractmethod
+    def ListLegalMoves(
+        self,
+        request: _foxglove_farm_service_pb2.ListLegalMovesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_foxglove_farm_service_pb2.ListLegalMovesResponse, _abc.Awaitable[_foxglove_farm_service_pb2.ListLegalMovesResponse]]:
+        """Whose turn it is, every legal action the players choose between, and the goods on
+        each building (what a payment can take). Builds are listed with a default payment
+        and single trails only; a player composes several trails, other payments, hauls and
+        choices. None while tiles are to be drawn or once the game is over.
+        """
+
+    @_abc_1.abstractmethod
+    def ValidateAction(
+        self,
+        request: _foxglove_farm_service_pb2.ValidateActionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_foxglove_farm_service_pb2.ValidateActionResponse, _abc.Awaitable[_foxglove_farm_service_pb2.ValidateActionResponse]]:
+        """Judges one action: the next state, or every rule it breaks. An illegal action is an
+        answer, not an error; only a malformed state or action is INVALID_ARGUMENT.
+        """
+
+    @_abc_1.abstractmethod
+    def ReplayGame(
+        self,
+        request: _foxglove_farm_service_pb2.ReplayGameRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_foxglove_farm_service_pb2.ReplayGameResponse, _abc.Awaitable[_foxglove_farm_service_pb2.ReplayGameResponse]]:
+        """Replays a game's log from its setup to the end of the log or the first illegal
+        action, with the final scores once the game is over.
         """
 
 def add_FoxgloveFarmServiceServicer_to_server(servicer: FoxgloveFarmServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
