@@ -48,7 +48,8 @@ REPLAY_SEATS = 2
 def expensive_seats(plans: int = PLAN_SEATS, replays: int = REPLAY_SEATS) -> dict[str, int]:
     """The methods whose calls are bounded in number, by full method name."""
     return {method_name(foxglove_farm.SERVICE, "PlanFinalRound"): plans,
-            method_name(downtown_farmers_market.SERVICE, "ReplayGame"): replays}
+            method_name(downtown_farmers_market.SERVICE, "ReplayGame"): replays,
+            method_name(foxglove_farm.SERVICE, "ReplayGame"): replays}
 
 
 ANNOUNCE_SECONDS = 0.5

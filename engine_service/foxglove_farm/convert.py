@@ -4,28 +4,65 @@ Requests are read straight into rule values on the shared collecting reader
 (:mod:`engine_service.reading`): it reports only what the wire form gets wrong (an enum
 value unset or unknown, a tile that is neither a building nor a trail, a trail holding
 goods, two tiles at one position, a move without an end), then the rules' own checks
-(:func:`fox.check_town`, :func:`fox.check_move`, :func:`fox.check_players`) add
-the rest, so every problem has the message and the path into the contract's JSON that
-a REST caller gets. Only a request's ``catalog`` (a ``google.protobuf.Struct``) is read
-by the rules' catalog parser, in the documented catalog format it shares with
-``catalog.json``. Answers are built from the rules' values.
+(:func:`fox.check_town`, :func:`fox.check_move`, :func:`fox.check_players`, and for the
+whole game ``check_state``, ``check_setup`` and ``check_action``) add the rest, so every
+problem has the message and the path into the contract's JSON that a REST caller gets.
+Where the reader could not read a part, a placeholder stands in and the rules' checks
+are told to say nothing of it, so a transcribed state hears of every problem at once,
+each once. Only a request's ``catalog`` (a ``google.protobuf.Struct``) is read by the
+rules' catalog parser, in the documented catalog format it shares with ``catalog.json``.
+Answers are built from the rules' values.
+
+A game state's catalog is the state's: its towns carry none of their own.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from dataclasses import replace
+from typing import Any, NamedTuple, TypeVar, cast
 
 from google.protobuf import struct_pb2
+from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
+from google.protobuf.message import Message
 
-from referee.foxglove_farm.v1 import planning_pb2, scoring_pb2, town_pb2, transport_pb2
+from referee.foxglove_farm.v1 import game_pb2, planning_pb2, scoring_pb2, town_pb2, transport_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm import planner
 from tabletop_rules.foxglove_farm.catalog_format import catalog_to_dict
+from tabletop_rules.foxglove_farm.central_board import CentralBoard, Space, StacksLeft
+from tabletop_rules.foxglove_farm.construction import Payment, TrailWork
+from tabletop_rules.foxglove_farm.farm_game import GAME
+from tabletop_rules.foxglove_farm.game_checks import (
+    MAX_DRAWN,
+    check_action,
+    check_setup,
+    check_state,
+)
+from tabletop_rules.foxglove_farm.town import MAX_TILES
+from tabletop_rules.foxglove_farm.game_state import (
+    Action,
+    BuildBuilding,
+    BuildTrails,
+    DrawTiles,
+    EndRound,
+    GamePhase,
+    GameState,
+    HaulGoods,
+    Pass,
+    Player,
+    ProcessGoods,
+    Produce,
+    Seat,
+    Setup,
+    Transport,
+)
+from tabletop_rules.game import ReplayResult, Turn
 from tabletop_rules.players import seats_problem
 from tabletop_rules.foxglove_farm.transcription import (
+    MAX_BUILDING_ID_LENGTH,
     ONE_KIND,
     TRAIL_HOLDS_NO_GOODS,
     Unread,
@@ -35,8 +72,11 @@ from tabletop_rules.foxglove_farm.transcription import (
     trail_sides,
 )
 from tabletop_rules.problems import Path, PathPart, Problem
+from tabletop_rules.verdicts import Verdict
 
-from ..reading import Reader
+from ..reading import Check, Reader
+
+Item = TypeVar("Item")
 
 _GOOD_TO_PROTO = {g: town_pb2.Good.Value(f"GOOD_{g.name}") for g in fox.Good}
 _SIDE_TO_PROTO = {s: town_pb2.Side.Value(f"SIDE_{s.name}") for s in fox.Side}
@@ -45,6 +85,21 @@ _GOODS: dict[int, fox.Good | None] = {n: g for g, n in _GOOD_TO_PROTO.items()}
 _SIDES: dict[int, fox.Side | None] = {n: s for s, n in _SIDE_TO_PROTO.items()}
 _VARIANTS = {n: v for v, n in _VARIANT_TO_PROTO.items()}
 _VARIANTS[town_pb2.VARIANT_UNSPECIFIED] = fox.Variant.STANDARD
+_PHASE_TO_PROTO = {p: game_pb2.GamePhase.Value(f"GAME_PHASE_{p.name}") for p in GamePhase}
+_PHASES: dict[int, GamePhase | None] = {n: p for p, n in _PHASE_TO_PROTO.items()}
+_PHASE_ENUM = cast(EnumTypeWrapper, game_pb2.GamePhase)  # its stub types it as a class
+
+MAX_ACTION_PARTS = MAX_TILES
+"""The most parts a payment, a run's or production's choices, a haul's picks or a
+player's hauled huts list: each names a building of a town, which has at most
+:data:`MAX_TILES` tiles. The rules' checks leave these lists unbounded, so the engine
+bounds what it reads."""
+MAX_CATALOG_VERSION_LENGTH = 100
+"""A catalog version is a short digest; a longer one is no version (the rules' message
+would quote it whole)."""
+
+GAME_TOWN_CATALOG = ("a game's buildings are defined once, in the state's \"catalog\"; a "
+                     "town in a game carries no catalog of its own")
 
 
 def _one_of(values: Sequence[Any]) -> str:
@@ -66,22 +121,90 @@ class _ReadTown(NamedTuple):
                                                        complete=self.complete)]
 
 
-class _Reader(Reader):
-    """Reads request messages into rule values, noting each wire-shape problem."""
+class _GameCatalog(NamedTuple):
+    """A game's building catalog, and the ids of the definitions it refused."""
 
-    def town(self, message: town_pb2.Town, path: Path) -> _ReadTown:
+    catalog: fox.Catalog
+    refused: frozenset[str]
+
+
+class _ReadState(NamedTuple):
+    """A game state as read: whether its phase could be read, and each player's town."""
+
+    state: GameState
+    phase_read: bool
+    towns: list[_ReadTown]
+    refused: frozenset[str]
+
+    def problems(self, *path: PathPart) -> list[Problem]:
+        """What the rules find wrong with the state, under ``path`` in the request. The
+        players' flags are judged against the phase, so while the phase cannot be read
+        they wait; a town that could not be read whole is judged as such."""
+        state = self.state
+        if not self.phase_read:
+            state = replace(state, players=tuple(
+                replace(p, passed=False, done=False, runs=0, moved=False, hauled=frozenset())
+                for p in state.players))
+        found = [p.under(*path) for p in (*check_state(state), *_unfinished_phase(state))
+                 if not self._of_unread_town(p.path)]
+        for i, read in enumerate(self.towns):
+            if not read.complete:
+                found.extend(read.problems(*path, "players", i, "town"))
+        return found
+
+    def _of_unread_town(self, path: Path) -> bool:
+        """``path`` is into a town not read whole, or into its huts (which may be among
+        the tiles not read)."""
+        return (len(path) > 2 and path[0] == "players" and isinstance(path[1], int)
+                and path[2] in ("town", "hauled") and not self.towns[path[1]].complete)
+
+
+class _Reader(Reader):
+    """Reads request messages into rule values, noting each wire-shape problem and
+    where a placeholder stands in for what could not be read (:attr:`unread`: the rules'
+    checks say nothing there, the reader having said it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.unread: list[Path] = []
+
+    def done(self, check: Check | None = None, *, partial: bool = False) -> None:
+        """As :meth:`Reader.done`, leaving out what the check finds where a placeholder
+        stands in."""
+        if check is None:
+            return super().done()
+        unread = tuple(self.unread)
+
+        def judged() -> list[Problem]:
+            return [p for p in check() if not any(p.path[:len(u)] == u for u in unread)]
+
+        super().done(judged, partial=partial)
+
+    def town(self, message: town_pb2.Town, path: Path, game: _GameCatalog | None = None
+             ) -> _ReadTown:
+        """A town; in a ``game`` its buildings are the game's catalog's, so the town
+        carries no catalog of its own, and a tile naming a refused definition leaves the
+        town incomplete (the definition's problems say why)."""
         before = len(self.problems)
-        variant = self.enum(message.variant, _VARIANTS, fox.Variant.STANDARD,
-                            (*path, "variant"), "a variant", _one_of(fox.Variant),
-                            town_pb2.Variant)
-        catalog, refused = town_catalog(
-            _struct(message.catalog) if message.HasField("catalog") else None,
-            fox.builtin_catalog(), path, self.problems)
+        variant = self.variant(message.variant, (*path, "variant"))
+        struct = _struct(message.catalog) if message.HasField("catalog") else None
+        if game is None:
+            catalog, refused = town_catalog(struct, fox.builtin_catalog(), path, self.problems)
+        else:
+            catalog, refused = game
+            if struct is not None:
+                self.problem((*path, "catalog"), GAME_TOWN_CATALOG)
         tiles, index = read_tiles(
             message.tiles, lambda tile, where: self.tile(tile, where, catalog, refused), path,
             self.problems)
+        unread = any(t.building in refused for t in message.tiles
+                     if t.WhichOneof("kind") == "building")
         return _ReadTown(fox.Town(tiles, catalog, variant, message.score_track), index,
-                         complete=len(self.problems) == before)
+                         complete=len(self.problems) == before and not unread)
+
+    def variant(self, number: int, path: Path) -> fox.Variant:
+        return self.enum(number, _VARIANTS, fox.Variant.STANDARD, path, "a variant",
+                         _one_of(fox.Variant), town_pb2.Variant)
 
     def tile(self, message: town_pb2.Tile, path: Path, catalog: fox.Catalog,
              refused: frozenset[str]) -> fox.Tile | Unread:
@@ -92,7 +215,7 @@ class _Reader(Reader):
                                      self.problems)
             if message.building in refused:  # its definition's problems say it all
                 return Unread(position)
-            goods = fox.Goods(*(getattr(message.goods, g.value) for g in fox.GOODS))
+            goods = _goods_from(message.goods)
             return Unread(position, goods) if building is None else fox.BuildingTile(
                 position, building, goods)
         if kind != "trail":
@@ -118,18 +241,187 @@ class _Reader(Reader):
     def move(self, message: transport_pb2.Move, path: Path) -> fox.Move:
         """The move; an unreadable part stands in as a placeholder (its problem refuses
         the request), so the rules still check the rest."""
-        good = self.enum(message.good, _GOODS, None, (*path, "good"), "a goods type",
-                         _one_of(fox.GOODS), town_pb2.Good)
+        good = self.good(message.good, (*path, "good"))
         ends = [self.position(message, field, (*path, key))
                 for field, key in (("origin", "from"), ("destination", "to"))]
-        return fox.Move(good or fox.Good.WOOD, message.count if message.HasField("count") else 1,
-                        *ends)
+        return fox.Move(good, message.count if message.HasField("count") else 1, *ends)
 
-    def position(self, message: transport_pb2.Move, field: str, path: Path) -> fox.Position:
+    def position(self, message: Message, field: str, path: Path) -> fox.Position:
+        """The position in ``message``'s ``field``, which must be set."""
         if not message.HasField(field):
             self.problem(path, 'expected a position object {"row", "col"}; got null')
         end = getattr(message, field)
         return fox.Position(end.row, end.col)
+
+    def good(self, number: int, path: Path) -> fox.Good:
+        # WOOD stands in for an unreadable good: its problem already refuses the request
+        return self.enum(number, _GOODS, None, path, "a goods type", _one_of(fox.GOODS),
+                         town_pb2.Good) or fox.Good.WOOD
+
+    # -- the game: states, setups and actions -------------------------------------------
+
+    def game_catalog(self, message: game_pb2.GameState | game_pb2.Setup, path: Path
+                     ) -> _GameCatalog:
+        """The game's catalog: the built-in one with the definitions in the ``catalog``
+        of the message at ``path``, and the ids whose definition was refused (what names
+        them is not reported again)."""
+        struct = _struct(message.catalog) if message.HasField("catalog") else None
+        return _GameCatalog(*town_catalog(struct, fox.builtin_catalog(), path, self.problems))
+
+    def building_id(self, building: str, path: Path, refused: frozenset[str]) -> str:
+        """A building id as given; one too long to quote, or whose definition was refused,
+        is left to the problem already said (the rules' checks do not repeat it)."""
+        problem = _too_long(building, path)
+        if problem is not None:
+            self.problems.append(problem)
+        if problem is not None or building in refused:
+            self.unread.append(path)
+        return building
+
+    def limited(self, items: Sequence[Item], path: Path, what: str) -> Sequence[Item]:
+        """``items``, or none with a problem when they are more than
+        :data:`MAX_ACTION_PARTS` (the rules' checks then say nothing of them)."""
+        if len(items) <= MAX_ACTION_PARTS:
+            return items
+        self.problem(path, f"at most {MAX_ACTION_PARTS} {what} (a town has at most "
+                           f"{MAX_TILES} tiles); got {len(items)}")
+        self.unread.append(path)
+        return ()
+
+    def catalog_version(self, version: str, path: Path) -> str:
+        if len(version) > MAX_CATALOG_VERSION_LENGTH:
+            self.problem(path, f"at most {MAX_CATALOG_VERSION_LENGTH} characters; got "
+                               f"{len(version)}")
+            self.unread.append(path)
+        return version
+
+    def state(self, message: game_pb2.GameState, path: Path) -> _ReadState:
+        """A state as sent, with what the rules' check must not judge: the flags when
+        the phase could not be read (they mean something only in their phase), and the
+        towns that could not be read whole."""
+        game = self.game_catalog(message, path)
+        phase = self.enum(message.phase, _PHASES, None, (*path, "phase"), "a phase",
+                          _one_of(tuple(GamePhase)), _PHASE_ENUM)
+        players, towns = [], []
+        for i, player in enumerate(message.players):
+            where = (*path, "players", i)
+            read = self.town(player.town, (*where, "town"), game)
+            towns.append(read)
+            hauled = self.limited(player.hauled, (*where, "hauled"), "hauled huts")
+            players.append(Player(player.name, read.town, player.passed, player.done,
+                                  player.runs, player.moved,
+                                  frozenset(fox.Position(h.row, h.col) for h in hauled)))
+        board = self.board(message.board, (*path, "board"), game.refused)
+        state = GameState(
+            message.rules_version,
+            self.catalog_version(message.catalog_version, (*path, "catalog_version")),
+            game.catalog, tuple(players),
+            message.round, phase or GamePhase.PRODUCTION, message.start_player,
+            message.current_player, board, message.solo if message.HasField("solo") else None)
+        return _ReadState(state, phase is not None, towns, game.refused)
+
+    def board(self, message: game_pb2.CentralBoard, path: Path, refused: frozenset[str]
+              ) -> CentralBoard:
+        def spaces(area: str) -> tuple[Space | None, ...]:
+            return tuple(
+                Space(self.building_id(space.stack.building, (*path, area, i, "building"),
+                                       refused), space.stack.count)
+                if space.HasField("stack") else None
+                for i, space in enumerate(getattr(message, area)))
+
+        stacks = message.stacks
+        return CentralBoard(spaces("offer"), spaces("c_spaces"),
+                            StacksLeft(stacks.a, stacks.b, stacks.c))
+
+    def setup(self, message: game_pb2.Setup, path: Path) -> Setup:
+        game = self.game_catalog(message, path)
+        seats = tuple(Seat(seat.name, self.variant(seat.variant, (*path, "players", i,
+                                                                  "variant")))
+                      for i, seat in enumerate(message.players))
+        a_tiles, c_tiles = (tuple(self.building_id(b, (*path, name, i), game.refused)
+                                  for i, b in enumerate(getattr(message, name)))
+                            for name in ("a_tiles", "c_tiles"))
+        return Setup(seats, message.start_player, a_tiles, c_tiles,
+                     message.solo if message.HasField("solo") else None,
+                     game.catalog if message.HasField("catalog") else None)
+
+    def action(self, message: game_pb2.Action, path: Path, refused: frozenset[str]
+               ) -> Action:
+        """An action as sent; one with no kind stands in as drawing no tiles, and the
+        rules' check leaves it alone (its problem already refuses the request)."""
+        kind = message.WhichOneof("action")
+        if kind is None:
+            self.problem((*path, "action"), "the action has no action; expected one of "
+                         + ", ".join(f.name for f in game_pb2.Action.DESCRIPTOR.fields))
+            self.unread.append(path)
+            return DrawTiles(())
+        body = getattr(message, kind)
+        match kind:
+            case "produce":
+                return Produce(body.player, self.choices(body.choices, (*path, "choices")))
+            case "build_building":
+                return self.build_building(body, path, refused)
+            case "build_trails":
+                return self.build_trails(body, path)
+            case "pass":
+                return Pass(body.player)
+            case "transport":
+                return Transport(body.player, self.good(body.good, (*path, "good")),
+                                 body.count if body.HasField("count") else 1,
+                                 self.position(body, "origin", (*path, "from")),
+                                 self.position(body, "destination", (*path, "to")))
+            case "haul":
+                return self.haul(body, path)
+            case "process":
+                return ProcessGoods(body.player, self.choices(body.choices,
+                                                              (*path, "choices")))
+            case "end_round":
+                return EndRound(body.player)
+        return self.draw_tiles(body, path, refused)
+
+    def build_building(self, body: game_pb2.BuildBuilding, path: Path,
+                       refused: frozenset[str]) -> BuildBuilding:
+        return BuildBuilding(
+            body.player, self.building_id(body.building, (*path, "building"), refused),
+            self.position(body, "position", (*path, "position")),
+            self.payment(body.payment, (*path, "payment")),
+            _goods_from(body.gain) if body.HasField("gain") else None)
+
+    def build_trails(self, body: game_pb2.BuildTrails, path: Path) -> BuildTrails:
+        works = []
+        for i, work in enumerate(self.limited(body.trails, (*path, "trails"), "trails")):
+            where = (*path, "trails", i)
+            sides = self.sides(work.sides, (*where, "sides"))
+            if sides is None:  # its problem is said; the shape check would only repeat it
+                self.unread.append((*where, "sides"))
+            works.append(TrailWork(self.position(work, "position", (*where, "position")),
+                                   sides or frozenset(), work.upgrade))
+        return BuildTrails(body.player, tuple(works),
+                           self.payment(body.payment, (*path, "payment")))
+
+    def haul(self, body: game_pb2.HaulGoods, path: Path) -> HaulGoods:
+        picks = tuple(fox.Pick(self.good(pick.good, (*path, "picks", i, "good")), pick.count,
+                               self.position(pick, "origin", (*path, "picks", i, "from")))
+                      for i, pick in enumerate(self.limited(body.picks, (*path, "picks"),
+                                                            "picks")))
+        return HaulGoods(body.player, self.position(body, "hut", (*path, "to")), picks)
+
+    def draw_tiles(self, body: game_pb2.DrawTiles, path: Path, refused: frozenset[str]
+                   ) -> DrawTiles:
+        if len(body.tiles) > MAX_DRAWN:  # the rules' check says so; no tile is read
+            return DrawTiles(tuple(body.tiles))
+        return DrawTiles(tuple(self.building_id(b, (*path, "tiles", i), refused)
+                               for i, b in enumerate(body.tiles)))
+
+    def choices(self, parts: Sequence[game_pb2.BuildingGoods], path: Path
+                ) -> tuple[tuple[fox.Position, fox.Goods], ...]:
+        return tuple((fox.Position(p.row, p.col), _goods_from(p.goods))
+                     for p in self.limited(parts, path, "choices"))
+
+    def payment(self, parts: Sequence[game_pb2.BuildingGoods], path: Path
+                ) -> tuple[Payment, ...]:
+        return tuple(Payment(fox.Position(p.row, p.col), _goods_from(p.goods))
+                     for p in self.limited(parts, path, "payment parts"))
 
 
 def _struct(struct: struct_pb2.Struct) -> dict[str, Any]:
@@ -149,6 +441,44 @@ def _plain(value: struct_pb2.Value) -> Any:
     if kind in ("string_value", "bool_value"):
         return getattr(value, kind)
     return None
+
+
+def _goods_from(message: town_pb2.Goods) -> fox.Goods:
+    return fox.Goods(*(getattr(message, g.value) for g in fox.GOODS))
+
+
+def _too_long(building: str, path: Path) -> Problem | None:
+    """A building id longer than any (the rules' messages quote an id whole)."""
+    if len(building) <= MAX_BUILDING_ID_LENGTH:
+        return None
+    return Problem(path, f"at most {MAX_BUILDING_ID_LENGTH} characters; got {len(building)}")
+
+
+def _unfinished_phase(state: GameState) -> list[Problem]:
+    """A production or transportation phase every player has finished, which would have
+    ended with the last of them: the rules' turn has no one to name in it. The rules'
+    ``check_state`` lets it pass (a gap reported to its maintainers), so the engine says
+    it here rather than fail on it."""
+    if (state.phase not in (GamePhase.PRODUCTION, GamePhase.TRANSPORTATION)
+            or not state.players or not all(p.done for p in state.players)):
+        return []
+    return [Problem(("phase",), (
+        f"every player has finished the {state.phase.value} phase, which ends when the last "
+        "one does: the game is in the next phase by now (send back the state the referee "
+        "answered)"))]
+
+
+def _as_written(problem: Problem) -> Problem:
+    """A problem ``check_action`` found, at the path the action's JSON form has. Its
+    paths name a haul's hut ``hut`` and a trail's row and column without ``position``,
+    where the rules' own verdicts and the contract say ``to`` and ``position`` (a
+    mismatch reported to the rules' maintainers); the contract's names win."""
+    path = problem.path
+    if path[:1] == ("hut",):
+        return Problem(("to", *path[1:]), problem.message)
+    if len(path) == 3 and path[0] == "trails" and path[2] in ("row", "col"):
+        return Problem((*path[:2], "position", path[2]), problem.message)
+    return problem
 
 
 def town_from_proto(message: town_pb2.Town) -> fox.Town:
@@ -183,6 +513,66 @@ def transport_from_proto(request: service_pb2.ValidateTransportRequest
     return town.town, move
 
 
+def setup_from_proto(message: game_pb2.Setup) -> Setup:
+    """A setup ``GAME.new_game`` accepts (the request's ``setup``), or every problem."""
+    reader = _Reader()
+    setup = reader.setup(message, ("setup",))
+    reader.done(lambda: [p.under("setup") for p in check_setup(setup)], partial=True)
+    return setup
+
+
+def state_from_proto(message: game_pb2.GameState) -> GameState:
+    """A state play can go on from (the request's ``state``), or every problem."""
+    reader = _Reader()
+    read = reader.state(message, ("state",))
+    reader.done(lambda: read.problems("state"), partial=True)
+    return read.state
+
+
+def state_and_action_from_proto(state_message: game_pb2.GameState,
+                                action_message: game_pb2.Action) -> tuple[GameState, Action]:
+    """A valid state and a well-formed action to judge in it (the request's ``state``
+    and ``action``), or every problem with either."""
+    reader = _Reader()
+    read = reader.state(state_message, ("state",))
+    action = reader.action(action_message, ("action",), read.refused)
+    reader.done(lambda: read.problems("state") + [
+        _as_written(p).under("action") for p in check_action(read.state, action)],
+        partial=True)
+    return read.state, action
+
+
+def log_from_proto(setup_message: game_pb2.Setup, action_messages: Sequence[game_pb2.Action]
+                   ) -> tuple[Setup, list[Action]]:
+    """A game's log (the request's ``setup`` and ``actions``), or every problem in it.
+
+    Every action's shape is checked up front, in the game the setup starts (its seats
+    and catalog never change), so a malformed action is refused even when an earlier
+    illegal one would stop the replay before it; that check waits for a sound setup.
+    """
+    reader = _Reader()
+    setup = reader.setup(setup_message, ("setup",))
+    actions: list[Action] = []
+    if len(action_messages) > GAME.max_log_moves:
+        reader.problem(("actions",), f"at most {GAME.max_log_moves} actions (the limit); "
+                                     f"got {len(action_messages)}")
+    else:
+        actions = [reader.action(m, ("actions", i), frozenset())
+                   for i, m in enumerate(action_messages)]
+    setup_read = not any(p.path[:1] == ("setup",) for p in reader.problems)
+
+    def check() -> list[Problem]:
+        problems = [p.under("setup") for p in check_setup(setup)]
+        if problems or not setup_read:
+            return problems
+        first = GAME.new_game(setup)
+        return [_as_written(p).under("actions", i) for i, action in enumerate(actions)
+                for p in check_action(first, action)]
+
+    reader.done(check, partial=True)
+    return setup, actions
+
+
 # -- answers: rule values -> protobuf ---------------------------------------------------
 
 def _position(position: fox.Position) -> town_pb2.Position:
@@ -204,12 +594,13 @@ def _tile(tile: fox.Tile) -> town_pb2.Tile:
     return message
 
 
-def town_to_proto(town: fox.Town) -> town_pb2.Town:
-    """A town message; the buildings the request defined go back in its catalog."""
+def town_to_proto(town: fox.Town, *, with_catalog: bool = True) -> town_pb2.Town:
+    """A town message; the buildings the request defined go back in its catalog (unless
+    the town is in a game, whose state carries the catalog)."""
     message = town_pb2.Town(variant=_VARIANT_TO_PROTO[town.variant],
                             score_track=town.score_track,
                             tiles=[_tile(t) for t in town.tiles.values()])
-    if town.catalog.requested:
+    if with_catalog and town.catalog.requested:
         message.catalog.update(catalog_to_dict(town.catalog, only_requested=True))
     return message
 
@@ -224,22 +615,32 @@ def score_to_proto(score: fox.TownScore) -> scoring_pb2.TownScore:
         goods_remaining=score.goods_remaining, tile_count=score.tile_count)
 
 
+def _standings(ranking: fox.Ranking) -> list[scoring_pb2.Standing]:
+    return [scoring_pb2.Standing(name=s.name, total=s.score.total,
+                                 goods_remaining=s.score.goods_remaining,
+                                 tile_count=s.score.tile_count, place=s.place)
+            for s in ranking.standings]
+
+
 def ranking_to_proto(ranking: fox.Ranking) -> service_pb2.RankPlayersResponse:
-    return service_pb2.RankPlayersResponse(
-        standings=[scoring_pb2.Standing(name=s.name, total=s.score.total,
-                                        goods_remaining=s.score.goods_remaining,
-                                        tile_count=s.score.tile_count, place=s.place)
-                   for s in ranking.standings],
-        winners=ranking.winners)
+    return service_pb2.RankPlayersResponse(standings=_standings(ranking),
+                                           winners=ranking.winners)
+
+
+def _violations(violations: Sequence[fox.Violation], *where: PathPart
+                ) -> list[transport_pb2.Violation]:
+    """``where`` is the place of the move or action in the request (``("move",)``,
+    ``("actions", 7)``)."""
+    return [transport_pb2.Violation(rule=v.rule, reason=v.reason.value, message=v.message,
+                                    pointer=v.pointer(*where))
+            for v in violations]
 
 
 def transport_verdict_to_proto(check: fox.TransportVerdict
                                ) -> service_pb2.ValidateTransportResponse:
     if not check.legal:
-        return service_pb2.ValidateTransportResponse(legal=False, violations=[
-            transport_pb2.Violation(rule=v.rule, reason=v.reason.value, message=v.message,
-                                    pointer=v.pointer("move"))
-            for v in check.violations])
+        return service_pb2.ValidateTransportResponse(
+            legal=False, violations=_violations(check.violations, "move"))
     assert check.town is not None  # a legal check carries the town after
     return service_pb2.ValidateTransportResponse(
         legal=True, path=[_position(p) for p in check.path], town=town_to_proto(check.town))
@@ -267,3 +668,137 @@ def plan_to_proto(plan: planner.FinalRoundPlan) -> planning_pb2.FinalRoundPlan:
         end_game_points=plan.end_game_points, goods_remaining=plan.goods_remaining,
         steps=[_step(s) for s in plan.steps], optimal=plan.optimal,
         upper_bound=plan.upper_bound)
+
+
+# -- the game's answers ------------------------------------------------------------------
+
+_EXPECTATIONS: dict[str | None, game_pb2.Expectation.ValueType] = {
+    None if number == 0 else name.removeprefix("EXPECTATION_").lower(): number
+    for name, number in game_pb2.Expectation.items()}
+"""The rules' :class:`Turn` ``expected`` names (``"draw_tiles"``) to the enum."""
+
+
+def _board(board: CentralBoard) -> game_pb2.CentralBoard:
+    def spaces(area: Sequence[Space | None]) -> list[game_pb2.BoardSpace]:
+        return [game_pb2.BoardSpace() if space is None else game_pb2.BoardSpace(
+            stack=game_pb2.TileStack(building=space.building, count=space.count))
+            for space in area]
+
+    stacks = board.stacks
+    return game_pb2.CentralBoard(offer=spaces(board.offer), c_spaces=spaces(board.c_spaces),
+                                 stacks=game_pb2.StacksLeft(a=stacks.A, b=stacks.B, c=stacks.C))
+
+
+def state_to_proto(state: GameState) -> game_pb2.GameState:
+    """A state message; the request's catalog definitions go back in it, once."""
+    message = game_pb2.GameState(
+        rules_version=state.rules_version, catalog_version=state.catalog_version,
+        players=[game_pb2.Player(name=p.name, town=town_to_proto(p.town, with_catalog=False),
+                                 passed=p.passed, done=p.done, runs=p.runs, moved=p.moved,
+                                 hauled=[_position(h) for h in sorted(p.hauled)])
+                 for p in state.players],
+        round=state.round, phase=_PHASE_TO_PROTO[state.phase],
+        start_player=state.start_player, current_player=state.current_player,
+        board=_board(state.board))
+    if state.catalog.requested:
+        message.catalog.update(catalog_to_dict(state.catalog, only_requested=True))
+    if state.solo is not None:
+        message.solo = state.solo
+    return message
+
+
+def _placed(parts: Sequence[tuple[fox.Position, fox.Goods]]) -> list[game_pb2.BuildingGoods]:
+    return [game_pb2.BuildingGoods(row=position.row, col=position.col, goods=_goods(goods))
+            for position, goods in parts]
+
+
+def _paid(payment: Sequence[Payment]) -> list[game_pb2.BuildingGoods]:
+    return _placed([(part.position, part.goods) for part in payment])
+
+
+def _trail_work(work: TrailWork) -> game_pb2.TrailWork:
+    return game_pb2.TrailWork(position=_position(work.position),
+                              sides=[_SIDE_TO_PROTO[s] for s in fox.SIDES if s in work.sides],
+                              upgrade=work.upgrade)
+
+
+def action_to_proto(action: Action) -> game_pb2.Action:
+    match action:
+        case Produce(player=player, choices=choices):
+            return game_pb2.Action(produce=game_pb2.Produce(player=player,
+                                                            choices=_placed(choices)))
+        case BuildBuilding():
+            build = game_pb2.BuildBuilding(
+                player=action.player, building=action.building,
+                position=_position(action.position), payment=_paid(action.payment))
+            if action.gain is not None:
+                build.gain.CopyFrom(_goods(action.gain))
+            return game_pb2.Action(build_building=build)
+        case BuildTrails(player=player, trails=trails, payment=payment):
+            return game_pb2.Action(build_trails=game_pb2.BuildTrails(
+                player=player, trails=[_trail_work(w) for w in trails], payment=_paid(payment)))
+        case Pass(player=player):  # "pass" is a Python keyword: the field is reached by name
+            message = game_pb2.Action()
+            getattr(message, "pass").player = player
+            getattr(message, "pass").SetInParent()
+            return message
+        case Transport():
+            return game_pb2.Action(transport=game_pb2.Transport(
+                player=action.player, good=_GOOD_TO_PROTO[action.good], count=action.count,
+                origin=_position(action.origin), destination=_position(action.destination)))
+        case HaulGoods(player=player, hut=hut, picks=picks):
+            return game_pb2.Action(haul=game_pb2.HaulGoods(player=player, hut=_position(hut), picks=[
+                planning_pb2.HaulPick(good=_GOOD_TO_PROTO[p.good], count=p.count,
+                                      origin=_position(p.origin)) for p in picks]))
+        case ProcessGoods(player=player, choices=choices):
+            return game_pb2.Action(process=game_pb2.ProcessGoods(player=player,
+                                                                 choices=_placed(choices)))
+        case EndRound(player=player):
+            return game_pb2.Action(end_round=game_pb2.EndRound(player=player))
+        case DrawTiles(tiles=tiles):
+            return game_pb2.Action(draw_tiles=game_pb2.DrawTiles(tiles=tiles))
+    raise TypeError(f"not a Foxglove Farm action: {action!r}")
+
+
+def turn_to_proto(turn: Turn) -> game_pb2.Turn:
+    message = game_pb2.Turn(expected=_EXPECTATIONS[turn.expected])
+    if turn.player is not None:
+        message.player = turn.player
+    return message
+
+
+def legal_moves_to_proto(state: GameState, turn: Turn, moves: Sequence[Action]
+                         ) -> service_pb2.ListLegalMovesResponse:
+    """The turn, the legal actions, and every building holding goods: what can pay."""
+    return service_pb2.ListLegalMovesResponse(
+        turn=turn_to_proto(turn), moves=[action_to_proto(m) for m in moves],
+        goods_on_hand=[game_pb2.GoodsOnHand(player=seat, row=tile.position.row,
+                                            col=tile.position.col, building=tile.building.id,
+                                            goods=_goods(tile.goods))
+                       for seat, player in enumerate(state.players)
+                       for tile in player.town.buildings if tile.goods])
+
+
+def action_verdict_to_proto(verdict: Verdict[GameState, fox.Reason]
+                            ) -> service_pb2.ValidateActionResponse:
+    answer = service_pb2.ValidateActionResponse(
+        legal=verdict.legal, violations=_violations(verdict.violations, "action"))
+    if verdict.next_state is not None:
+        answer.next_state.CopyFrom(state_to_proto(verdict.next_state))
+    return answer
+
+
+def replay_to_proto(result: ReplayResult[GameState, fox.Reason, fox.TownScore]
+                    ) -> service_pb2.ReplayGameResponse:
+    answer = service_pb2.ReplayGameResponse(legal=result.legal,
+                                            state=state_to_proto(result.state))
+    if result.illegal_index is not None:
+        answer.illegal_index = result.illegal_index
+        answer.violations.extend(_violations(result.violations, "actions",
+                                             result.illegal_index))
+    if result.ranking is not None:
+        answer.standings.extend(_standings(result.ranking))
+        answer.winners.extend(result.ranking.winners)
+        by_name = {s.name: s.score for s in result.ranking.standings}
+        answer.scores.extend(score_to_proto(by_name[p.name]) for p in result.state.players)
+    return answer

@@ -8,6 +8,8 @@ from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2_grpc as service_grpc
 from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm import planner
+from tabletop_rules.foxglove_farm.farm_game import GAME
+from tabletop_rules.game import replay
 from tabletop_rules.problems import InvalidInputError, Problem
 
 from ..calls import CallLimits, deadline_of
@@ -16,7 +18,8 @@ from . import convert
 
 
 class FoxgloveFarmServicer(service_grpc.FoxgloveFarmServiceServicer):
-    """Scores, ranks, rules on transports and plans final rounds; keeps nothing."""
+    """Scores, ranks, rules on transports, plans final rounds and referees whole games;
+    keeps nothing."""
 
     def __init__(self, limits: CallLimits) -> None:
         self._limits = limits
@@ -50,6 +53,31 @@ class FoxgloveFarmServicer(service_grpc.FoxgloveFarmServiceServicer):
         except planner.UnboundedPlanError as error:  # only a request catalog can cause it
             raise InvalidInputError([Problem(("town", "catalog"), str(error))]) from None
         return service_pb2.PlanFinalRoundResponse(plan=convert.plan_to_proto(plan))
+
+
+    @translate_errors
+    def NewGame(self, request: service_pb2.NewGameRequest,
+                context: grpc.ServicerContext) -> service_pb2.NewGameResponse:
+        state = GAME.new_game(convert.setup_from_proto(request.setup))
+        return service_pb2.NewGameResponse(state=convert.state_to_proto(state))
+
+    @translate_errors
+    def ListLegalMoves(self, request: service_pb2.ListLegalMovesRequest,
+                       context: grpc.ServicerContext) -> service_pb2.ListLegalMovesResponse:
+        state = convert.state_from_proto(request.state)
+        return convert.legal_moves_to_proto(state, GAME.turn(state), GAME.legal_moves(state))
+
+    @translate_errors
+    def ValidateAction(self, request: service_pb2.ValidateActionRequest,
+                       context: grpc.ServicerContext) -> service_pb2.ValidateActionResponse:
+        state, action = convert.state_and_action_from_proto(request.state, request.action)
+        return convert.action_verdict_to_proto(GAME.validate(state, action))
+
+    @translate_errors
+    def ReplayGame(self, request: service_pb2.ReplayGameRequest,
+                   context: grpc.ServicerContext) -> service_pb2.ReplayGameResponse:
+        setup, actions = convert.log_from_proto(request.setup, request.actions)
+        return convert.replay_to_proto(replay(GAME, setup, actions))
 
 
 SERVICE = service_pb2.DESCRIPTOR.services_by_name["FoxgloveFarmService"]
