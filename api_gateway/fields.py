@@ -6,17 +6,19 @@
 * :class:`Tagged`: a JSON object whose ``type`` (or other tag) picks which schema reads it
   (the seven challenge types, the three moves), documented in OpenAPI as a ``oneOf`` with
   a discriminator; dumping, the protobuf ``oneof`` that is set picks the schema.
-* :func:`set_fields`: a message's set fields, for answers that leave out what is unset.
+* :func:`tag`: a tagged object's tag, documented as its one value.
+* :func:`set_fields` and :class:`SetFieldsSchema`: a message's set fields, for answers
+  that leave out what is unset.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 import marshmallow as ma
-from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
+from google.protobuf.descriptor import EnumDescriptor
 from google.protobuf.message import Message
 
 from tabletop_rules.problems import quoted, shortened
@@ -31,11 +33,22 @@ def whole_number(minimum: int = 0, maximum: int = INT32_MAX, **kwargs: Any) -> m
         minimum, maximum, error="expected a whole number from {min} to {max}"), **kwargs)
 
 
+class ProtoEnumType(Protocol):
+    """A generated protobuf enum (``board_pb2.Mode``), as far as :class:`ProtoEnum` reads
+    it: its descriptor and its values by name. (The generated stubs type it as a class,
+    which is no ``EnumTypeWrapper`` to mypy.)"""
+
+    @property
+    def DESCRIPTOR(self) -> EnumDescriptor: ...
+
+    def items(self) -> Sequence[tuple[str, int]]: ...
+
+
 class ProtoEnum(ma.fields.Field):
     """A protobuf enum value, named in JSON by its lower-case name without the prefix
     (``upper_case`` keeps the case, for names such as the sides N, E, S, W)."""
 
-    def __init__(self, enum: EnumTypeWrapper, noun: str, *, upper_case: bool = False,
+    def __init__(self, enum: ProtoEnumType, noun: str, *, upper_case: bool = False,
                  **kwargs: Any) -> None:
         self.prefix = f"{_upper_snake(enum.DESCRIPTOR.name)}_"
         names = {name.removeprefix(self.prefix): number for name, number in enum.items()
@@ -115,3 +128,19 @@ def set_fields(message: Message) -> dict[str, Any]:
     to dump as a dict: what is unset is left out of the answer unless the field has a
     ``dump_default``."""
     return {field.name: value for field, value in message.ListFields()}
+
+
+def tag(kind: str, description: str) -> ma.fields.String:
+    """A tagged object's tag: documented as the one value ``kind``, so each member of the
+    ``oneOf`` matches only its own objects (two challenge types have the same fields).
+    :class:`Tagged` has already checked the value when the schema reads it."""
+    return ma.fields.String(required=True, metadata={"description": description,
+                                                     "enum": [kind]})
+
+
+class SetFieldsSchema(ma.Schema):
+    """Dumps a protobuf answer leaving out what is unset (a state that is not there)."""
+
+    @ma.pre_dump
+    def from_proto(self, message: Message, **kwargs: Any) -> dict[str, Any]:
+        return set_fields(message)

@@ -20,7 +20,7 @@ from tabletop_rules.downtown_farmers_market.model import MAX_SETS
 from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
 
-from ...fields import INT32_MIN, ProtoEnum, Tagged, set_fields, whole_number
+from ...fields import INT32_MIN, ProtoEnum, SetFieldsSchema, Tagged, tag, whole_number
 from ...violations import ViolationSchema
 
 INGREDIENT_NOUN = "an ingredient"
@@ -57,14 +57,6 @@ class FoodTileField(ma.fields.List):
 
 def tile_list(**kwargs: Any) -> ma.fields.List:
     return ma.fields.List(FoodTileField(), **kwargs)
-
-
-def tag(kind: str, description: str) -> ma.fields.String:
-    """A tagged object's tag: documented as the one value ``kind``, so each member of the
-    ``oneOf`` matches only its own objects (two challenge types have the same fields).
-    :class:`Tagged` has already checked the value when the schema reads it."""
-    return ma.fields.String(required=True, metadata={"description": description,
-                                                     "enum": [kind]})
 
 
 def challenge_type(kind: str) -> ma.fields.String:
@@ -440,15 +432,7 @@ class ReplayGameRequestSchema(ma.Schema):
         return service_pb2.ReplayGameRequest(**data)
 
 
-class _SetFieldsSchema(ma.Schema):
-    """Dumps a protobuf answer leaving out what is unset (a state that is not there)."""
-
-    @ma.pre_dump
-    def from_proto(self, message: Any, **kwargs: Any) -> dict[str, Any]:
-        return set_fields(message)
-
-
-class MoveVerdictSchema(_SetFieldsSchema):
+class MoveVerdictSchema(SetFieldsSchema):
     legal = ma.fields.Boolean(dump_default=False)
     state = ma.fields.Nested(GameStateSchema, attribute="next_state", metadata={
         "description": "when legal: the state after the move, to send with the next one"})
@@ -456,7 +440,7 @@ class MoveVerdictSchema(_SetFieldsSchema):
         "description": "when illegal: every rule the move breaks"})
 
 
-class GameReplaySchema(_SetFieldsSchema):
+class GameReplaySchema(SetFieldsSchema):
     legal = ma.fields.Boolean(dump_default=False, metadata={
         "description": "true when every move of the log is legal"})
     illegal_index = ma.fields.Integer(metadata={
