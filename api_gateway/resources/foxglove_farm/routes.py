@@ -1,5 +1,5 @@
 """``/v1/foxglove-farm``: score a town, rank players, rule on a transport, plan the final
-round."""
+round, and referee a whole game action by action."""
 
 from __future__ import annotations
 
@@ -8,6 +8,16 @@ from referee.foxglove_farm.v1 import foxglove_farm_service_pb2_grpc as service_g
 
 from ... import engine
 from ...blueprint import Blueprint
+from .game_schemas import (
+    FoxgloveActionVerdictSchema,
+    FoxgloveGameReplaySchema,
+    FoxgloveGameSetupSchema,
+    FoxgloveGameStateSchema,
+    FoxgloveLegalMovesRequestSchema,
+    FoxgloveLegalMovesSchema,
+    FoxgloveReplayGameRequestSchema,
+    FoxgloveValidateActionRequestSchema,
+)
 from .schemas import (
     FinalRoundPlanSchema,
     RankTownsSchema,
@@ -19,8 +29,9 @@ from .schemas import (
 )
 
 blueprint = Blueprint("foxglove-farm", __name__, url_prefix="/v1/foxglove-farm",
-                      description="Score towns, rank players, rule on transports and plan "
-                                  "the final round.")
+                      description="Score towns, rank players, rule on transports, plan "
+                                  "the final round, and referee a game of four rounds action "
+                                  "by action.")
 
 
 def _stub() -> service_grpc.FoxgloveFarmServiceStub:
@@ -54,3 +65,41 @@ def plan_final_round(town):  # type: ignore[no-untyped-def]
     answer = engine.call(_stub().PlanFinalRound, service_pb2.PlanFinalRoundRequest(town=town),
                          strip_prefix="/town")
     return answer.plan
+
+
+@blueprint.json_post("/games", FoxgloveGameSetupSchema, FoxgloveGameStateSchema)
+def new_game(setup):  # type: ignore[no-untyped-def]
+    """Start a game of four rounds from its setup: the state before the first production."""
+    answer = engine.call(_stub().NewGame, service_pb2.NewGameRequest(setup=setup),
+                         strip_prefix="/setup")
+    return answer.state
+
+
+@blueprint.json_post("/legal-moves", FoxgloveLegalMovesRequestSchema, FoxgloveLegalMovesSchema)
+def legal_moves(request):  # type: ignore[no-untyped-def]
+    """Whose turn it is, every legal action, and the goods on each building.
+
+    Builds come with a default payment and trails one at a time; `goods_on_hand` shows what
+    else can pay. Empty while tiles are to be drawn and once the game is over.
+    """
+    return engine.call(_stub().ListLegalMoves, request)
+
+
+@blueprint.json_post("/actions/validate", FoxgloveValidateActionRequestSchema,
+                     FoxgloveActionVerdictSchema)
+def validate_action(request):  # type: ignore[no-untyped-def]
+    """Judge an action: the next state, or every rule it breaks.
+
+    An illegal action is an answer (`legal` false, with each violation's reason, rule,
+    message and pointer into `/action`), not an error; only a malformed state or action
+    is a 422.
+    """
+    return engine.call(_stub().ValidateAction, request)
+
+
+@blueprint.json_post("/games/replay", FoxgloveReplayGameRequestSchema,
+                     FoxgloveGameReplaySchema, expensive=True)
+def replay_game(request):  # type: ignore[no-untyped-def]
+    """Replay a game's log to its end or its first illegal action; once the game is over,
+    the final scores and the winners (FF-R16)."""
+    return engine.call(_stub().ReplayGame, request)
