@@ -66,7 +66,8 @@ def test_each_game_has_the_same_calls_over_rest_and_grpc(rest: RestClient,
         "score_board", "rank_players", "new_game", "legal_moves", "validate_move",
         "replay_game"}
     assert calls(rest.foxglove_farm).keys() == {
-        "score_town", "rank_towns", "validate_transport", "plan_final_round"}
+        "score_town", "rank_towns", "validate_transport", "plan_final_round", "new_game",
+        "legal_moves", "validate_action", "replay_game"}
     assert {"ready", "close"} <= calls(grpc_client).keys() & calls(rest).keys()
     assert not calls(grpc_client).keys() & calls(grpc_client.foxglove_farm).keys()
 
@@ -109,6 +110,31 @@ def test_foxglove_farm_answers_the_same_json_over_both(rest: RestClient,
     refused = over_grpc.validate_transport(town, KULY["transportation"][0]["move"])
     assert refused == over_rest.validate_transport(town, KULY["transportation"][0]["move"])
     assert not refused["legal"] and refused["violations"][0]["pointer"].startswith("/move")
+
+
+def test_a_foxglove_farm_game_answers_the_same_json_over_both(
+        rest: RestClient, grpc_client: GrpcClient) -> None:
+    over_rest, over_grpc = rest.foxglove_farm, grpc_client.foxglove_farm
+    setup = {"players": [{"name": "Ana"}, {"name": "Ben"}],
+             "a_tiles": ["granary", "charcoal_kiln", "barn", "coal_mine", "lambing_shed",
+                         "allotment"], "c_tiles": ["bakery", "grocer", "cafe", "tavern"]}
+    state = over_grpc.new_game(setup)
+    assert state == over_rest.new_game(setup)
+    log = []
+    for _ in range(3):  # both produce; then Ana's first listed construction
+        listed = over_grpc.legal_moves(state)
+        assert listed == over_rest.legal_moves(state)
+        action = listed["moves"][-1]
+        verdict = over_grpc.validate_action(state, action)
+        assert verdict == over_rest.validate_action(state, action) and verdict["legal"]
+        state = verdict["state"]
+        log.append(action)
+    wrong = {"action": "pass", "player": 0}  # Ben's turn now
+    refused = over_grpc.validate_action(state, wrong)
+    assert refused == over_rest.validate_action(state, wrong) and not refused["legal"]
+    replayed = over_grpc.replay_game(setup, [*log, wrong])
+    assert replayed == over_rest.replay_game(setup, [*log, wrong])
+    assert replayed["illegal_index"] == 3 and replayed["state"] == state
 
 
 @settings(max_examples=30, deadline=None)

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from api_gateway.resources.downtown_farmers_market import schemas as dfm_schemas
+from api_gateway.resources.foxglove_farm import game_schemas as ff_game_schemas
 from api_gateway.resources.foxglove_farm import schemas as ff_schemas
 from clients import InvalidRequestError
 from clients.contract_json import to_json, to_message
@@ -21,6 +22,7 @@ from referee.downtown_farmers_market.v1 import board_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as dfm_pb2
 from referee.downtown_farmers_market.v1 import game_pb2 as dfm_game_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as ff_pb2
+from referee.foxglove_farm.v1 import game_pb2 as ff_game_pb2
 from referee.foxglove_farm.v1 import planning_pb2, town_pb2, transport_pb2
 
 from ..foxglove_farm.towns import town_dicts
@@ -41,7 +43,8 @@ def towns(path: Path) -> list[Any]:
     return [data["town"]] if "town" in data else [case["town"] for case in data["cases"]]
 
 
-TOWNS = sorted((DATA / "foxglove_farm").rglob("*.json"))
+GAME_POSITIONS = sorted((DATA / "foxglove_farm" / "game_positions").glob("*.json"))
+TOWNS = sorted(set((DATA / "foxglove_farm").rglob("*.json")) - set(GAME_POSITIONS))
 
 
 def assert_agree(schema: ma.Schema, message_type: type[Message], data: Any) -> None:
@@ -89,6 +92,73 @@ def test_kuly_transports_read_as_the_gateway_reads_them() -> None:
     one = {key: value for key, value in kuly["transportation"][0]["move"].items()
            if key != "count"}
     assert not to_message(transport_pb2.Move, one).HasField("count")  # as the gateway leaves it
+
+
+@pytest.mark.parametrize("path", GAME_POSITIONS, ids=lambda p: p.stem)
+def test_recorded_game_states_read_as_the_gateway_reads_them(path: Path) -> None:
+    """Foxglove Farm game states: board spaces empty or stacked, the stacks' tiers A, B,
+    C, a solo game's setup only when there is one."""
+    state = read(path)["state"]
+    assert_agree(ff_game_schemas.FoxgloveGameStateSchema(), ff_game_pb2.GameState, state)
+    request = {"state": state}
+    assert (to_message(ff_pb2.ListLegalMovesRequest, request)
+            == ff_game_schemas.FoxgloveLegalMovesRequestSchema().load(request))
+
+
+GAME_ACTIONS = [
+    {"action": "produce", "player": 0, "choices": [{"row": 0, "col": 2, "goods": {"wheat": 1}}]},
+    {"action": "build_building", "player": 1, "building": "granary",
+     "position": {"row": -1, "col": 0}, "payment": [{"row": 0, "col": 0, "goods": {"wood": 1}}],
+     "gain": {"wheat": 1}},
+    {"action": "build_building", "player": 1, "building": "granary",
+     "position": {"row": -1, "col": 0}, "payment": []},
+    {"action": "build_trails", "player": 0, "trails": [
+        {"position": {"row": 1, "col": 0}, "sides": ["N", "E"], "upgrade": False},
+        {"position": {"row": 1, "col": 0}, "sides": ["N", "E", "S"], "upgrade": True}],
+     "payment": [{"row": 0, "col": 1, "goods": {"stone": 2}}]},
+    {"action": "pass", "player": 2},
+    {"action": "transport", "player": 0, "good": "sheep", "count": 2,
+     "from": {"row": 0, "col": 3}, "to": {"row": 2, "col": 1}},
+    {"action": "haul", "player": 0, "to": {"row": 2, "col": 2},
+     "picks": [{"good": "coal", "count": 1, "from": {"row": 0, "col": 0}}]},
+    {"action": "process", "player": 3, "choices": []},
+    {"action": "end_round", "player": 0},
+    {"action": "draw_tiles", "tiles": ["granary", "bakery"]}]
+
+
+def test_game_setups_and_actions_agree() -> None:
+    """Every action, a setup with its defaults left out, and the replay request."""
+    field = ff_game_schemas.action_field()
+    for action in GAME_ACTIONS:
+        message = to_message(ff_game_pb2.Action, action)
+        assert message == field.deserialize(action)
+        assert to_json(message) == field.serialize("action", {"action": message}) == action
+    setup = {"players": [{"name": "Ana"}, {"name": "Ben", "variant": "expert"}],
+             "a_tiles": ["granary"], "catalog": {"granary": {"slots": 4}}}
+    request = {"setup": setup, "actions": GAME_ACTIONS}
+    assert (to_message(ff_pb2.ReplayGameRequest, request)
+            == ff_game_schemas.FoxgloveReplayGameRequestSchema().load(request))
+    space = {"building": "granary"}  # one tile unless it says how many
+    assert (to_message(ff_game_pb2.TileStack, space)
+            == ff_game_schemas.TileStackSchema().load(space))
+
+
+def test_game_answers_are_written_as_the_gateway_writes_them() -> None:
+    """A turn names no player when none acts; verdicts and replays leave out what they
+    do not have."""
+    turn = ff_pb2.ListLegalMovesResponse(turn=ff_game_pb2.Turn(
+        expected=ff_game_pb2.EXPECTATION_DRAW_TILES))
+    assert to_json(turn) == ff_game_schemas.FoxgloveLegalMovesSchema().dump(turn) == {
+        "turn": {"expected": "draw_tiles"}, "moves": [], "goods_on_hand": []}
+    over = ff_game_pb2.Turn()
+    assert to_json(over) == ff_game_schemas.FoxgloveTurnSchema().dump(over) == {
+        "expected": None}
+    illegal = ff_pb2.ValidateActionResponse(violations=[transport_pb2.Violation(
+        rule="FF-R14", reason="NOT_YOUR_TURN", message="not yours", pointer="/action/player")])
+    assert to_json(illegal) == ff_game_schemas.FoxgloveActionVerdictSchema().dump(illegal)
+    replay = ff_pb2.ReplayGameResponse(illegal_index=0)
+    assert to_json(replay) == ff_game_schemas.FoxgloveGameReplaySchema().dump(replay) == {
+        "legal": False, "illegal_index": 0}
 
 
 @settings(deadline=None)

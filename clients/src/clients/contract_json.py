@@ -10,12 +10,12 @@ must not need; this module is instead protobuf's own JSON mapping
   ``MODE_YOUNG_SHOPPER``; the sides keep their case, ``N``), ``null`` for the zero value;
 * messages written as their one field (``UNWRAPPED``): a Food tile, a set, a trail and a
   grid row as lists, a grid space as its tile or ``null``;
-* oneofs named by a tag (``TAGGED``): a challenge's ``type``, a move's or plan step's
-  ``action``, the member's fields beside it;
+* oneofs named by a tag (``TAGGED``): a challenge's ``type``, a move's, plan step's or
+  game action's ``action``, the member's fields beside it;
 * ``exact_count``'s counts as an object, routes as ``[[row, col], ...]``, the names
-  ``from``/``to``/``state`` (``CONTRACT_NAMES``);
+  ``from``/``to``/``state`` and the stacks' tiers ``A``/``B``/``C`` (``CONTRACT_NAMES``);
 * what the gateway fills in when it is left out (``LOAD_DEFAULTS``: the standard mode or
-  variant, a setup board's empty grid) or ignores (``game_over``), and in answers, the
+  variant, a setup board's empty grid, one tile on a board space) or ignores (``game_over``), and in answers, the
   parts it leaves out when empty (``OMIT_EMPTY``) and whole catalog numbers.
 
 ``tests/platform/test_clients_contract_json.py`` holds this to the gateway: for the
@@ -46,11 +46,13 @@ _FF = "referee.foxglove_farm.v1."
 _STRUCT = "google.protobuf.Struct"
 
 UNWRAPPED = {f"{_DFM}FoodTile": "ingredients", f"{_DFM}IngredientSet": "ingredients",
-             f"{_DFM}GridRow": "spaces", f"{_DFM}GridSpace": "tile", f"{_FF}Trail": "sides"}
-"""Messages the contract writes as their one field (a grid space: ``null`` when unset)."""
+             f"{_DFM}GridRow": "spaces", f"{_DFM}GridSpace": "tile", f"{_FF}Trail": "sides",
+             f"{_FF}BoardSpace": "stack"}
+"""Messages the contract writes as their one field (a grid or board space: ``null`` when
+unset)."""
 
 TAGGED = {f"{_DFM}Challenge": ("type", "kind"), f"{_DFM}Move": ("action", "action"),
-          f"{_FF}PlanStep": ("action", "action")}
+          f"{_FF}PlanStep": ("action", "action"), f"{_FF}Action": ("action", "action")}
 """Messages whose oneof the contract names by a tag: message -> (tag, oneof)."""
 
 MAP_LIKE = {f"{_DFM}ExactCountChallenge.counts": ("ingredient", "count")}
@@ -59,8 +61,11 @@ MAP_LIKE = {f"{_DFM}ExactCountChallenge.counts": ("ingredient", "count")}
 PAIRS = {f"{_FF}ValidateTransportResponse.path", f"{_FF}MoveStep.path"}
 """Repeated positions the contract writes as ``[row, col]`` pairs (answers only)."""
 
-CONTRACT_NAMES = {"origin": "from", "destination": "to", "hut": "to", "next_state": "state"}
-"""Fields the contract names otherwise, by protobuf name."""
+CONTRACT_NAMES = {"origin": "from", "destination": "to", "hut": "to", "next_state": "state",
+                  f"{_FF}StacksLeft.a": "A", f"{_FF}StacksLeft.b": "B",
+                  f"{_FF}StacksLeft.c": "C"}
+"""Fields the contract names otherwise, by protobuf name, or by full name for one
+message's field (the tiers of the stacks left)."""
 
 KEEP_CASE = {f"{_FF}Side"}
 """Enums whose contract names keep their case (the sides N, E, S, W)."""
@@ -69,7 +74,8 @@ READ_ONLY = {f"{_DFM}GameState.game_over"}
 """Answer-only fields a request may carry back and the gateway ignores."""
 
 OMIT_EMPTY = {f"{_DFM}ValidateMoveResponse", f"{_DFM}ReplayGameResponse",
-              f"{_FF}ValidateTransportResponse", f"{_FF}ProcessStep"}
+              f"{_FF}ValidateTransportResponse", f"{_FF}ProcessStep",
+              f"{_FF}ValidateActionResponse", f"{_FF}ReplayGameResponse"}
 """Answers that leave out their empty lists: the parts a verdict does not have."""
 
 OMIT_ZEROS = {f"{_FF}Goods"}
@@ -93,7 +99,8 @@ def _setup_defaults(setup: dict[str, Json]) -> dict[str, Json]:
 
 LOAD_DEFAULTS: dict[str, Callable[[dict[str, Json]], dict[str, Json]]] = {
     f"{_DFM}Board": _standard("mode"), f"{_DFM}GameState": _standard("mode"),
-    f"{_DFM}Setup": _setup_defaults, f"{_FF}Town": _standard("variant")}
+    f"{_DFM}Setup": _setup_defaults, f"{_FF}Town": _standard("variant"),
+    f"{_FF}Seat": _standard("variant"), f"{_FF}TileStack": lambda value: {"count": 1, **value}}
 """What the gateway fills in for a request that leaves it out."""
 
 
@@ -148,7 +155,11 @@ def _load(value: Json, descriptor: Descriptor, path: tuple[str | int, ...]) -> J
 
 @cache
 def _contract_fields(descriptor: Descriptor) -> dict[str, FieldDescriptor]:
-    return {CONTRACT_NAMES.get(f.name, f.name): f for f in descriptor.fields}
+    return {_contract_name(f): f for f in descriptor.fields}
+
+
+def _contract_name(field: FieldDescriptor) -> str:
+    return CONTRACT_NAMES.get(field.full_name, CONTRACT_NAMES.get(field.name, field.name))
 
 
 def _untag(value: dict[str, Json], descriptor: Descriptor, path: tuple[str | int, ...]
@@ -219,7 +230,7 @@ def _dump(value: dict[str, Json], descriptor: Descriptor) -> Json:
         if (name in OMIT_EMPTY and item == []) or (name in OMIT_ZEROS and item == 0):
             continue
         field = descriptor.fields_by_name[key]
-        dumped[CONTRACT_NAMES.get(key, key)] = _dump_field(item, field)
+        dumped[_contract_name(field)] = _dump_field(item, field)
     if name in UNWRAPPED:
         return dumped.get(UNWRAPPED[name])
     if name in TAGGED:

@@ -22,6 +22,7 @@ from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_p
 from referee.downtown_farmers_market.v1 import game_pb2 as dfm_game_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as ff_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2_grpc as ff_grpc
+from referee.foxglove_farm.v1 import game_pb2 as ff_game_pb2
 from referee.foxglove_farm.v1 import planning_pb2 as ff_planning_pb2
 from referee.foxglove_farm.v1 import scoring_pb2 as ff_scoring_pb2
 from referee.foxglove_farm.v1 import town_pb2 as ff_town_pb2
@@ -180,6 +181,48 @@ class FoxgloveFarmGrpc(_Service):
         """The best final total reachable from ``town``, and a plan reaching it."""
         return self._call(self._stub.PlanFinalRound, ff_pb2.PlanFinalRoundRequest, "plan",
                           town=town)
+
+    @overload
+    def new_game(self, setup: Json) -> Json: ...
+    @overload
+    def new_game(self, setup: ff_game_pb2.Setup) -> ff_game_pb2.GameState: ...
+
+    def new_game(self, setup: Any) -> Any:
+        """Start a game of four rounds: the state before the first production."""
+        return self._call(self._stub.NewGame, ff_pb2.NewGameRequest, "state", setup=setup)
+
+    @overload
+    def legal_moves(self, state: Json) -> Json: ...
+    @overload
+    def legal_moves(self, state: ff_game_pb2.GameState) -> ff_pb2.ListLegalMovesResponse: ...
+
+    def legal_moves(self, state: Any) -> Any:
+        """The ``turn``, every legal action (``moves``) and the ``goods_on_hand`` in
+        ``state``."""
+        return self._call(self._stub.ListLegalMoves, ff_pb2.ListLegalMovesRequest, None,
+                          state=state)
+
+    @overload
+    def validate_action(self, state: Json, action: Json) -> Json: ...
+    @overload
+    def validate_action(self, state: ff_game_pb2.GameState, action: ff_game_pb2.Action
+                        ) -> ff_pb2.ValidateActionResponse: ...
+
+    def validate_action(self, state: Any, action: Any) -> Any:
+        """Judge ``action`` in ``state``: ``legal`` and the next state, or the violations."""
+        return self._call(self._stub.ValidateAction, ff_pb2.ValidateActionRequest, None,
+                          state=state, action=action)
+
+    @overload
+    def replay_game(self, setup: Json, actions: list[Json]) -> Json: ...
+    @overload
+    def replay_game(self, setup: ff_game_pb2.Setup, actions: Sequence[ff_game_pb2.Action]
+                    ) -> ff_pb2.ReplayGameResponse: ...
+
+    def replay_game(self, setup: Any, actions: Any) -> Any:
+        """Replay a game's log to its end or first illegal action, with the result if over."""
+        return self._call(self._stub.ReplayGame, ff_pb2.ReplayGameRequest, None,
+                          setup=setup, actions=actions)
 
 
 class GrpcClient:

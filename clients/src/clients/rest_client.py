@@ -70,6 +70,23 @@ class FoxgloveFarmRest:
         """The best final total reachable from ``town``, and a plan reaching it."""
         return self._post("/v1/foxglove-farm/final-round/plan", town)
 
+    def new_game(self, setup: Json) -> Json:
+        """Start a game of four rounds: the state before the first production."""
+        return self._post("/v1/foxglove-farm/games", setup)
+
+    def legal_moves(self, state: Json) -> Json:
+        """The ``turn``, every legal action (``moves``) and the ``goods_on_hand`` in
+        ``state``."""
+        return self._post("/v1/foxglove-farm/legal-moves", {"state": state})
+
+    def validate_action(self, state: Json, action: Json) -> Json:
+        """Judge ``action`` in ``state``: ``legal`` and the next ``state``, or ``violations``."""
+        return self._post("/v1/foxglove-farm/actions/validate", {"state": state, "action": action})
+
+    def replay_game(self, setup: Json, actions: list[Json]) -> Json:
+        """Replay a game's log to its end or first illegal action, with the result if over."""
+        return self._post("/v1/foxglove-farm/games/replay", {"setup": setup, "actions": actions})
+
 
 class RestClient:
     """Calls the gateway: ``client.downtown_farmers_market.score_board(board)``; answers
