@@ -14,16 +14,32 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from api_gateway.resources.downtown_farmers_market.schemas import GameStateSchema
+from api_gateway.resources.foxglove_farm.game_schemas import FoxgloveGameStateSchema
 from api_gateway.resources.foxglove_farm.schemas import TownSchema
 from engine_service.downtown_farmers_market import convert as dfm_convert
 from engine_service.foxglove_farm import convert as ff_convert
 from tabletop_rules import downtown_farmers_market as dfm
-from tabletop_rules.foxglove_farm import GOODS, Good, Move, Pick, Position, Reason, parse_town
+from tabletop_rules.foxglove_farm import (
+    GOODS,
+    Good,
+    Move,
+    Pick,
+    Position,
+    Reason,
+    Side,
+    builtin_catalog,
+    parse_town,
+)
 from tabletop_rules.foxglove_farm import final_round as ff
+from tabletop_rules.foxglove_farm import game_state as farm
+from tabletop_rules.foxglove_farm.central_board import SOLO_SETUPS, area_tier
+from tabletop_rules.foxglove_farm.construction import TrailWork
+from tabletop_rules.foxglove_farm.farm_game import GAME as FARM_GAME
 from tabletop_rules.game import Game
 
 from ..downtown_farmers_market.simulator import play_random_game
 from ..downtown_farmers_market.test_game_simulation import corrupt
+from ..foxglove_farm.game_simulator import play_random_game as play_random_farm_game
 from ..foxglove_farm.packed_towns import packed_town
 
 
@@ -128,4 +144,70 @@ FOXGLOVE_FARM_FINAL_ROUND = GameUnderTest(
     name="foxglove-farm-final-round", game=ff.GAME, random_game=_ff_game,
     illegal_variant=_ff_illegal_variant, wire_round_trip=_ff_round_trip)
 
-GAMES = [DOWNTOWN_FARMERS_MARKET, FOXGLOVE_FARM_FINAL_ROUND]
+def _farm_game(rng: random.Random) -> PlayedGame:
+    """A game of four rounds by 1 to 4 simulated players; one player plays a solo setup."""
+    players = rng.randint(1, 4)
+    solo = rng.choice(sorted(SOLO_SETUPS)) if players == 1 else None
+    played = play_random_farm_game(rng, players, solo)
+    return PlayedGame(played.setup, played.moves, played.states)
+
+
+def _other_tier(tier: str) -> str:
+    """A building of the catalog that is no ``tier`` tile."""
+    return next(b.id for b in builtin_catalog() if b.documented and tier not in b.tiers
+                and "start" not in b.tiers)
+
+
+def _farm_illegal_variant(state: farm.GameState, move: Any, rng: random.Random
+                          ) -> tuple[Any, Reason]:
+    """Per phase, a wrong action and the reason it must be refused for: a drawn tile of
+    the wrong tier; producing twice (or passing) in production; another seat's turn, a
+    building that is not on offer, or a trail on the Forest in construction; a transport
+    to where the goods are, ending a round too early, or a haul by a building that
+    hauls nothing in transportation."""
+    if isinstance(move, farm.DrawTiles):
+        area = state.board.awaiting(state.round)
+        assert area is not None
+        return farm.DrawTiles((_other_tier(area_tier(area, state.round)),)), Reason.WRONG_TIER
+    seat = getattr(move, "player", 0)
+    town = state.players[seat].town
+    forest, mine = (tile.position for tile in town.buildings[:2])
+    if state.phase is farm.GamePhase.PRODUCTION:
+        done = [i for i, p in enumerate(state.players) if p.done]
+        if done and rng.random() < 0.5:
+            return farm.Produce(rng.choice(done)), Reason.ALREADY_DONE
+        return farm.Pass(seat), Reason.WRONG_PHASE
+    if state.phase is farm.GamePhase.CONSTRUCTION:
+        others = [i for i, p in enumerate(state.players) if i != seat and not p.passed]
+        roll = rng.random()
+        if others and roll < 0.3:
+            return farm.Pass(rng.choice(others)), Reason.NOT_YOUR_TURN
+        if roll < 0.6:
+            missing = next(b.id for b in builtin_catalog() if b.documented
+                           and "start" not in b.tiers and state.board.find(b.id) is None)
+            return farm.BuildBuilding(seat, missing, Position(-1, 0), ()), Reason.NOT_ON_OFFER
+        trail = TrailWork(forest, frozenset({Side.N, Side.S}))
+        return farm.BuildTrails(seat, (trail,), ()), Reason.OCCUPIED
+    holders = [tile for tile in town.buildings if tile.goods]
+    if holders and rng.random() < 0.5:
+        holder = rng.choice(holders)
+        good = next(g for g in GOODS if holder.goods.count(g))
+        return (farm.Transport(seat, good, 1, holder.position, holder.position),
+                Reason.SAME_BUILDING)
+    if state.round < 4 and rng.random() < 0.5:
+        return farm.EndRound(seat), Reason.FINAL_ROUND_ONLY
+    return farm.HaulGoods(seat, forest, (Pick(Good.STONE, 1, mine),)), Reason.NOT_A_HAULER
+
+
+def _farm_round_trip(state: farm.GameState) -> farm.GameState:
+    """Through protobuf and the gateway's JSON, and back."""
+    schema = FoxgloveGameStateSchema()
+    return ff_convert.state_from_proto(schema.load(schema.dump(ff_convert.state_to_proto(
+        state))))
+
+
+FOXGLOVE_FARM = GameUnderTest(
+    name="foxglove-farm", game=FARM_GAME, random_game=_farm_game,
+    illegal_variant=_farm_illegal_variant, wire_round_trip=_farm_round_trip)
+
+GAMES = [DOWNTOWN_FARMERS_MARKET, FOXGLOVE_FARM_FINAL_ROUND, FOXGLOVE_FARM]
