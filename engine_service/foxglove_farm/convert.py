@@ -747,9 +747,10 @@ def action_to_proto(action: Action) -> game_pb2.Action:
                 player=action.player, good=_GOOD_TO_PROTO[action.good], count=action.count,
                 origin=_position(action.origin), destination=_position(action.destination)))
         case HaulGoods(player=player, hut=hut, picks=picks):
-            return game_pb2.Action(haul=game_pb2.HaulGoods(player=player, hut=_position(hut), picks=[
-                planning_pb2.HaulPick(good=_GOOD_TO_PROTO[p.good], count=p.count,
-                                      origin=_position(p.origin)) for p in picks]))
+            return game_pb2.Action(haul=game_pb2.HaulGoods(
+                player=player, hut=_position(hut),
+                picks=[planning_pb2.HaulPick(good=_GOOD_TO_PROTO[p.good], count=p.count,
+                                             origin=_position(p.origin)) for p in picks]))
         case ProcessGoods(player=player, choices=choices):
             return game_pb2.Action(process=game_pb2.ProcessGoods(player=player,
                                                                  choices=_placed(choices)))

@@ -15,8 +15,9 @@ must not need; this module is instead protobuf's own JSON mapping
 * ``exact_count``'s counts as an object, routes as ``[[row, col], ...]``, the names
   ``from``/``to``/``state`` and the stacks' tiers ``A``/``B``/``C`` (``CONTRACT_NAMES``);
 * what the gateway fills in when it is left out (``LOAD_DEFAULTS``: the standard mode or
-  variant, a setup board's empty grid, one tile on a board space) or ignores (``game_over``), and in answers, the
-  parts it leaves out when empty (``OMIT_EMPTY``) and whole catalog numbers.
+  variant, a setup board's empty grid, one tile on a board space) or ignores
+  (``game_over``), and in answers, the parts it leaves out when empty (``OMIT_EMPTY``)
+  and whole catalog numbers.
 
 ``tests/platform/test_clients_contract_json.py`` holds this to the gateway: for the
 rulebook examples, recorded positions and random boards, towns and moves, both build the
