@@ -160,6 +160,28 @@ def test_foxglove_errors_agree(rest: RestClient, grpc_client: GrpcClient) -> Non
     assert [p for p, _ in over_rest] == ["/tiles/2/building", "/tiles/3/goods"]
 
 
+def test_a_foxglove_farm_game_replays_through_the_gateway(rest: RestClient) -> None:
+    """A short game over HTTP: a new game, a few listed actions each judged in the state
+    the last answered, then the log replayed to the same state."""
+    game = rest.foxglove_farm
+    setup = {"players": [{"name": "Ana"}, {"name": "Ben", "variant": "expert"}],
+             "a_tiles": ["granary", "charcoal_kiln", "barn", "coal_mine", "lambing_shed",
+                         "allotment"], "c_tiles": ["bakery", "grocer", "cafe", "tavern"]}
+    state = game.new_game(setup)
+    log = []
+    for _ in range(5):  # both produce, then construction turns
+        listed = game.legal_moves(state)
+        assert listed["turn"]["expected"] in ("produce", "construct")
+        action = listed["moves"][-1]
+        verdict = game.validate_action(state, action)
+        assert verdict["legal"], verdict
+        state = verdict["state"]
+        log.append(action)
+    assert state["phase"] == "construction"
+    replayed = game.replay_game(setup, log)
+    assert replayed == {"legal": True, "state": state}
+
+
 @pytest.mark.parametrize("data, headers, status", [
     (b"{", {"Content-Type": "application/json"}, 400),
     (json.dumps(SIMPLE_BOARD).encode(), {"Content-Type": "text/plain"}, 415),
