@@ -121,6 +121,12 @@ def _valid_bodies(url: str, path: str) -> list[Any]:
         moves = requests.post(f"{url}{DFM}/legal-moves", json={"state": state},
                               timeout=10).json()["moves"]
         illegal = {"action": "take", "player": 1, "tile": ["carrot"], "row": 0, "col": 0}
+    farm_setup = {"players": [{"name": "Ana"}, {"name": "Ben", "variant": "expert"}],
+                  "a_tiles": ["granary", "charcoal_kiln", "barn", "coal_mine", "lambing_shed",
+                              "allotment"], "c_tiles": ["bakery", "grocer", "cafe", "tavern"]}
+    farm_states = [json.loads(p.read_text(encoding="utf-8"))["state"] for p in sorted(
+        (DATA / "foxglove_farm" / "game_positions").glob("*.json"))]
+    produce, wrong = {"action": "produce", "player": 0}, {"action": "pass", "player": 0}
     bodies: dict[str, list[Any]] = {
         f"{DFM}/score": [SIMPLE_BOARD],
         f"{DFM}/rank": [{"players": [{"name": "Ana", "board": SIMPLE_BOARD},
@@ -137,6 +143,12 @@ def _valid_bodies(url: str, path: str) -> list[Any]:
         f"{FF}/transport/validate": [{"town": kuly["town"], "move": step["move"]}
                                      for step in kuly["transportation"][:2]],
         f"{FF}/final-round/plan": towns,
+        f"{FF}/games": [farm_setup, {"players": [{"name": "Kuly"}], "solo": 5}],
+        f"{FF}/legal-moves": [{"state": state} for state in farm_states],
+        f"{FF}/actions/validate": [{"state": farm_states[-1], "action": action}
+                                   for action in (produce, wrong)],
+        f"{FF}/games/replay": [{"setup": farm_setup, "actions": [produce]},
+                               {"setup": farm_setup, "actions": [produce, wrong]}],
     }.get(path, [])
     return bodies() if callable(bodies) else bodies
 

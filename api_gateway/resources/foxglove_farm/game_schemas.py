@@ -476,7 +476,8 @@ class FoxgloveTurnSchema(SetFieldsSchema):
                        "production and transportation, where players act in any order, the "
                        "first still to act from the start player clockwise; absent when no "
                        "player does (tiles to draw, the game over)"})
-    expected = ProtoEnum(game_pb2.Expectation, "an expectation", dump_default=None, metadata={
+    expected = ProtoEnum(game_pb2.Expectation, "an expectation", dump_default=None,
+                         allow_none=True, metadata={
         "description": "what the game waits for: produce, construct (build or pass), "
                        "transport (transports, hauls, processing, ending the fourth round) "
                        "or draw_tiles; null once the game is over"})
