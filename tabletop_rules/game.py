@@ -80,8 +80,10 @@ class Game(Protocol[_Setup, StateT, MoveT, ReasonT, ScoreT]):
         does not exist, a tile that cannot be), with paths relative to the move."""
 
     def validate(self, state: StateT, move: MoveT) -> Verdict[StateT, ReasonT]:
-        """Judge ``move``; :class:`InvalidInputError` if the state or move is malformed
-        (paths under ``state`` and ``move``)."""
+        """Judge ``move``; :class:`InvalidInputError` if the move is malformed, or the
+        state where checking it is cheap (paths under ``state`` and the move's name). A
+        game whose states are costly to check trusts them here and says so: its
+        readers check every state that comes from outside."""
 
     def standings(self, state: StateT) -> Ranking[ScoreT] | None:
         """The players placed with the tie-breaks once the game is over; None before."""

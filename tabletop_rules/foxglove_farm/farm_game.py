@@ -152,6 +152,14 @@ class FoxgloveFarm:
         return check_action(state, move)
 
     def validate(self, state: GameState, move: Action) -> Verdict[GameState, Reason]:
+        """Judge ``move``: :class:`InvalidInputError` if it is malformed (paths under
+        ``action``). The state is trusted to be well formed, as every state from
+        :meth:`new_game` or a verdict is: checking a hand-built one is
+        :func:`.check_state`'s (the engine runs it on every state it reads), too slow
+        to repeat on every action of a replay."""
+        problems = check_action(state, move)
+        if problems:
+            raise InvalidInputError([p.under("action") for p in problems])
         refused = _out_of_turn(state, move)
         if refused is not None:
             return Verdict(None, (refused,))
@@ -202,7 +210,7 @@ def _out_of_turn(state: GameState, move: Action) -> Violation | None:
     waits for drawn tiles, another phase, or another player's turn."""
     if state.phase is GamePhase.GAME_OVER:
         return Violation(Reason.GAME_OVER, ROUND_RULE,
-                         "The game is over: the fourth round has ended", ("action",))
+                         "The game is over: the fourth round has ended")
     awaiting = state.board.awaiting(state.round)
     if isinstance(move, DrawTiles):
         if awaiting is None:
@@ -212,7 +220,7 @@ def _out_of_turn(state: GameState, move: Action) -> Violation | None:
     if awaiting is not None:
         return Violation(Reason.AWAITING_DRAWN_TILES, BOARD_RULE, (
             "The central board has an empty space: say which tiles were drawn to fill it "
-            "before the game goes on"), ("action",))
+            "before the game goes on"))
     phase = _PHASE_OF[type(move)]
     if phase is not state.phase:
         return Violation(Reason.WRONG_PHASE, ROUND_RULE, (
@@ -292,7 +300,8 @@ def _draw(state: GameState, move: DrawTiles) -> Verdict[GameState, Reason]:
     assert area is not None
     tier = area_tier(area, state.round)
     wrong = [Violation(Reason.WRONG_TIER, BOARD_RULE, (
-        f"{building!r} is not a {tier} tile: these spaces are filled from the {tier} stack"),
+        f"the {state.catalog[building].name} is not a tile of tier {tier}: these spaces are "
+        f"filled from the {tier} stack"),
         ("tiles", i)) for i, building in enumerate(move.tiles)
         if tier not in state.catalog[building].tiers]
     if wrong:

@@ -71,7 +71,7 @@ def _tile_ids(catalog: Catalog, tiles: Sequence[str], tier: str, path: Path) -> 
             problems.append(Problem((*path, i), f"{building!r} is not a building of the "
                                                 "catalog"))
         elif tier not in known.tiers:
-            problems.append(Problem((*path, i), f"the {known.name} is not a {tier} tile"))
+            problems.append(Problem((*path, i), f"the {known.name} is not a tile of tier {tier}"))
     return problems
 
 
@@ -121,6 +121,19 @@ def _placed_goods(parts: Sequence[tuple[Position, Goods]], path: Path) -> list[P
     return problems
 
 
+def _choices(choices: Sequence[tuple[Position, Goods]]) -> list[Problem]:
+    """A choice per tile, each tile named once."""
+    problems = _placed_goods(choices, ("choices",))
+    seen: set[Position] = set()
+    for i, (position, _) in enumerate(choices):
+        if position in seen:
+            problems.append(Problem(("choices", i), (
+                f"row {position.row}, col {position.col} is named twice: a tile has one "
+                "outcome")))
+        seen.add(position)
+    return problems
+
+
 def _payment(payment: Sequence[Payment]) -> list[Problem]:
     return _placed_goods([(p.position, p.goods) for p in payment], ("payment",))
 
@@ -133,7 +146,7 @@ def check_action(state: GameState, action: Action) -> list[Problem]:
     if not isinstance(action, DrawTiles) and not 0 <= action.player < len(state.players):
         problems.append(Problem(("player",), f"seats are 0 to {len(state.players) - 1}"))
     if isinstance(action, Produce | ProcessGoods):
-        problems.extend(_placed_goods(action.choices, ("choices",)))
+        problems.extend(_choices(action.choices))
     elif isinstance(action, BuildBuilding):
         if action.building not in state.catalog:
             problems.append(Problem(("building",), f"{action.building!r} is not a building "
@@ -157,7 +170,7 @@ def check_action(state: GameState, action: Action) -> list[Problem]:
         problems.extend(check_transport(Move(action.good, action.count, action.origin,
                                              action.destination)))
     elif isinstance(action, HaulGoods):
-        problems.extend(check_position(action.hut, ("hut",)))
+        problems.extend(check_position(action.hut, ("to",)))
         for i, pick in enumerate(action.picks):
             problems.extend(check_position(pick.origin, ("picks", i, "from")))
             count = out_of_range(pick.count, ("picks", i, "count"), 1, MAX_GOODS_COUNT)
@@ -192,7 +205,7 @@ def _spaces(catalog: Catalog, spaces: Spaces, tier: str | None, count: int, path
         elif tier is None or tier not in building.tiers:
             problems.append(Problem((*where, "building"), (
                 f"the {building.name} cannot be on these spaces now" if tier is None else
-                f"the {building.name} is not a {tier} tile")))
+                f"the {building.name} is not a tile of tier {tier}")))
         if space.building in seen:
             problems.append(Problem((*where, "building"), (
                 "identical tiles stack on one space (FF-R13)")))
@@ -236,11 +249,17 @@ def check_state(state: GameState) -> list[Problem]:
     problems.extend(_spaces(state.catalog, board.offer, offer_tier,
                             board_spaces(count, state.solo is not None), ("board", "offer")))
     problems.extend(_spaces(state.catalog, board.c_spaces, "C", C_SPACES, ("board", "c_spaces")))
-    for tier in STACK_SIZES:
-        left = out_of_range(board.stacks.of(tier), ("board", "stacks", tier), 0,
-                            STACK_SIZES[tier])
+    shown = {offer_tier: board.offer, "C": board.c_spaces}
+    for tier, size in STACK_SIZES.items():
+        path = ("board", "stacks", tier)
+        left = out_of_range(board.stacks.of(tier), path, 0, size)
+        on_board = sum(space.count for space in shown.get(tier, ()) if space is not None)
         if left is not None:
             problems.append(left)
+        elif board.stacks.of(tier) + on_board > size:
+            problems.append(Problem(path, (
+                f"{board.stacks.of(tier)} {tier} tiles left in the stack and {on_board} on "
+                f"the board: the box holds {size}")))
     return problems
 
 

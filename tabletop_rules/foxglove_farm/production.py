@@ -12,9 +12,9 @@ Interpretations, to set beside the rulings:
   contract's goods order (wood, stone, wheat, coal, sheep).
 - A tile's production effects run in the catalog's order, each once; effects that count
   goods "on this tile" count them when they run (FF-R5).
-- The player may order the tiles as they like, so gains come before losses (the Charred
-  Grounds' "lose 1 point per coal"): the score floor (FF-R18) applies once, to the
-  phase's net points.
+- The player may order the tiles as they like ("in any order you like"), so losses (the
+  Charred Grounds' "lose 1 point per coal") come before gains: the score floor (FF-R18)
+  applies to the losses, and the gains are added in full after them.
 """
 
 from __future__ import annotations
@@ -90,8 +90,8 @@ def production_outcomes(town: Town, position: Position) -> tuple[GainOutcome, ..
 
 def produce(town: Town, choices: Sequence[tuple[Position, Goods]] = ()
             ) -> tuple[Town, int] | Violation:
-    """The town after its production phase, and the net points it gave (the score track
-    already moved, floored at 0 by FF-R18); or the violation of a choice (path
+    """The town after its production phase, and how far its score track moved (losses
+    first, floored at 0 by FF-R18, then gains); or the violation of a choice (path
     ``("choices", i)``) that no outcome of that tile allows."""
     chosen: dict[Position, Goods] = {}
     for i, (position, goods) in enumerate(choices):
@@ -103,7 +103,7 @@ def produce(town: Town, choices: Sequence[tuple[Position, Goods]] = ()
                 " and each effect runs once"), ("choices", i))
         chosen[position] = goods
     changes: dict[Position, Goods] = {}
-    points = 0
+    gains = losses = 0
     for tile in town.buildings:
         if not tile.building.effects_in(Phase.PRODUCTION):
             continue
@@ -111,9 +111,13 @@ def produce(town: Town, choices: Sequence[tuple[Position, Goods]] = ()
         wanted = chosen.get(tile.position, outcomes[0].goods)
         outcome = next(o for o in outcomes if o.goods == wanted)
         changes[tile.position] = outcome.goods
-        points += outcome.points
+        if outcome.points > 0:
+            gains += outcome.points
+        else:
+            losses -= outcome.points
     after = town.with_goods(changes)
-    return after.with_score_track(after.score_track + points), points
+    floored = max(0, after.score_track - losses)
+    return after.with_score_track(floored + gains), floored + gains - town.score_track
 
 
 def immediate_outcomes(building: Building) -> tuple[GainOutcome, ...]:

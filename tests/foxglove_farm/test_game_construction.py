@@ -321,7 +321,7 @@ def test_a_build_that_empties_a_space_waits_for_the_drawn_tiles() -> None:
     assert (turn.player, turn.expected) == (None, "draw_tiles")
     assert GAME.legal_moves(after) == ()
     assert refusals(after, Pass(1)) == [
-        (Reason.AWAITING_DRAWN_TILES, "FF-R13", "/action/action")]
+        (Reason.AWAITING_DRAWN_TILES, "FF-R13", "/action")]
     # a Granary comes up and stacks on the Granary; the next tile fills the space
     drawn = play(after, DrawTiles(("granary", "coal_mine")))
     assert drawn.board.offer[1] == Space("coal_mine")

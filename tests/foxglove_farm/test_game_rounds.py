@@ -108,6 +108,14 @@ def test_charred_grounds_costs_a_point_per_coal_and_the_score_stops_at_0() -> No
         assert state.players[0].town.goods_at(P(1, 0)) == Goods(coal=4)
 
 
+def test_losses_come_before_gains_so_the_floor_costs_the_player_least() -> None:
+    """"In any order you like": with 2 points, the Charred Grounds' 4 coal first (0,
+    floored), then the Fountain's 3: 3 points, not 2 + 3 - 4 = 1."""
+    town = farm(b(1, 0, "charred_grounds", coal=4), b(-1, 0, "fountain"), score_track=2)
+    state = play(with_town(new_game(), 0, town), Produce(0))
+    assert state.players[0].score == 3
+
+
 def test_fountain_points_each_production_phase() -> None:
     state = play(with_town(new_game(), 0, farm(b(1, 0, "fountain"), score_track=6)), Produce(0))
     assert state.players[0].score == 9
@@ -258,7 +266,7 @@ def test_after_round_2_the_a_tiles_go_back_and_the_board_waits_for_b_tiles() -> 
     assert (turn.player, turn.expected) == (None, "draw_tiles")
     assert GAME.legal_moves(state) == ()
     assert refusals(state, Produce(2)) == [
-        (Reason.AWAITING_DRAWN_TILES, "FF-R13", "/action/action")]
+        (Reason.AWAITING_DRAWN_TILES, "FF-R13", "/action")]
     assert refusals(state, DrawTiles(("barn",))) == [
         (Reason.WRONG_TIER, "FF-R13", "/action/tiles/0")]
     state = play(state, DrawTiles(B_TILES))
@@ -290,7 +298,7 @@ def test_acting_after_the_game_ended_is_refused() -> None:
     assert state.phase is GamePhase.GAME_OVER and state.round == 4
     assert GAME.turn(state).expected is None and GAME.legal_moves(state) == ()
     for action in (Produce(0), Pass(1), ProcessGoods(0), EndRound(1), DrawTiles(("barn",))):
-        assert refusals(state, action) == [(Reason.GAME_OVER, ROUND_RULE, "/action/action")]
+        assert refusals(state, action) == [(Reason.GAME_OVER, ROUND_RULE, "/action")]
 
 
 def test_standings_at_the_end_break_a_tie_on_points_by_fewest_goods() -> None:
