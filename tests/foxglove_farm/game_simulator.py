@@ -302,42 +302,44 @@ above it."""
 
 
 def spine(town: Town, row: int) -> list[Position]:
-    """A methodical player's spine: the run of trails open east and west along ``row``
-    from the Forest's column (empty if that square holds no such trail)."""
+    """A methodical player's spine along ``row``: a trail in the Forest's column open
+    east, then the trails open east and west after it (empty without the first)."""
     def along(col: int) -> bool:
         tile = town.tiles.get(Position(row, col))
-        return isinstance(tile, TrailTile) and {Side.E, Side.W} <= tile.sides
+        return (isinstance(tile, TrailTile) and Side.E in tile.sides
+                and (col == 0 or Side.W in tile.sides))
 
     if not along(0):
         return []
-    low = high = 0
-    while along(low - 1):
-        low -= 1
+    high = 0
     while along(high + 1):
         high += 1
-    return [Position(row, col) for col in range(low, high + 1)]
+    return [Position(row, col) for col in range(high + 1)]
 
 
 def spine_work(tiles: Any, run: list[Position], row: int, rng: random.Random
                ) -> list[TrailWork]:
-    """The trails that would grow a spine by one: a T-junction at either end (or at the
-    Forest's column to begin with), open east, west and toward the row above or below
-    (a building there, else either), keeping open every side a trail is open toward
-    (FF-R9); and the upgrades of its straight trails toward a building (FF-R10)."""
-    ends = ([Position(row, 0)] if not run
-            else [run[0].neighbour(Side.W), run[-1].neighbour(Side.E)])
+    """The trails that would grow a spine by one, keeping open every side a trail is
+    open toward (FF-R9): to begin with, a T-junction in the Forest's column open toward
+    the Forest, east and away from the Forest (a square for a building at once); then
+    one at its east end, open west, east and toward a building above or below it (else
+    either way); and the upgrades of its straight trails toward a building (FF-R10)."""
     works = []
-    for square in ends:
-        if square in tiles or not any(n in tiles for n in square.neighbours()):
-            continue
+    if not run:
+        square = Position(row, 0)
+        toward = Side.N if row > 0 else Side.S
+        options = [frozenset({toward, Side.E, toward.opposite})]
+    else:
+        square = run[-1].neighbour(Side.E)
+        toward_building = [s for s in (Side.N, Side.S)
+                           if isinstance(tiles.get(square.neighbour(s)), BuildingTile)]
+        options = [frozenset({Side.E, Side.W, side})
+                   for side in toward_building or rng.sample([Side.N, Side.S], 2)]
+    if square not in tiles and any(n in tiles for n in square.neighbours()):
         needed = open_toward_sides(tiles, square)
-        toward = [s for s in (Side.N, Side.S)
-                  if isinstance(tiles.get(square.neighbour(s)), BuildingTile)]
-        for side in toward or rng.sample([Side.N, Side.S], 2):
-            sides = frozenset({Side.E, Side.W, side})
-            if needed <= sides:
-                works.append(TrailWork(square, sides))
-                break
+        fitting = [sides for sides in options if needed <= sides]
+        if fitting:
+            works.append(TrailWork(square, fitting[0]))
     for position in run:
         tile = tiles[position]
         if len(tile.sides) == 2:
@@ -561,8 +563,9 @@ class Players:
             if aimless and rng.random() < 0.08:
                 return self.moved(seat, rng.choice(aimless))
         ends = [m for m in mine if isinstance(m, EndRound)]
-        if ends and (player.runs >= FINAL_ROUND_RUNS or not useful or rng.random() < 0.3):
-            return ends[0]
+        if ends and not player.moved and (player.runs >= FINAL_ROUND_RUNS or not useful
+                                          or rng.random() < 0.1):
+            return ends[0]  # mostly after a run that left nothing to send
         self.transports[seat] = 0
         return self.process(seat, town)
 
