@@ -344,7 +344,8 @@ def spine_work(tiles: Any, run: list[Position], row: int, rng: random.Random
         tile = tiles[position]
         if len(tile.sides) == 2:
             for side in (Side.N, Side.S):
-                if isinstance(tiles.get(position.neighbour(side)), BuildingTile):
+                if side not in tile.sides and isinstance(tiles.get(position.neighbour(side)),
+                                                         BuildingTile):
                     works.append(TrailWork(position, tile.sides | {side}, upgrade=True))
     return works
 

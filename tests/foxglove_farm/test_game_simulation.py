@@ -9,8 +9,10 @@ a haul only moves goods (FF-R2, FF-R3, FF-R17); a processing run spends and make
 its log says, and the log is the rulebook's conversions run fully (FF-R4); no action
 cuts a trail connection (FF-R9, FF-R10) and a town stays one group. Each player's score
 is kept on a ledger of its scoring events (production, immediate and processing points,
-floored at 0 as FF-R18 says) and must match the score track; the standings must add the
-end-game effects (FF-R6 to FF-R8), worked out here too.
+floored at 0 as FF-R18 says; in a production the player orders the tiles, so losses come
+first) and must match the score track; the standings must add the end-game effects
+(FF-R6 to FF-R8), worked out here too. The listed legal moves are checked against the
+rules too, and the game's shape (turn order, one production and one pass a round).
 """
 
 from __future__ import annotations
@@ -296,12 +298,12 @@ def check_listed_moves(state: GameState) -> None:
 
 # -- each action -----------------------------------------------------------------------
 
-def check_production(before: Town, after: Town, move: Produce) -> int:
-    """The net points of a production (FF-R5): each producing tile gains what its effect
-    gives, as far as its free slots allow (the player's choice, or filled in contract
-    order); no other tile changes."""
+def check_production(before: Town, after: Town, move: Produce) -> tuple[int, int]:
+    """The points a production gains and loses (FF-R5): each producing tile gains what
+    its effect gives, as far as its free slots allow (the player's choice, or filled in
+    contract order); no other tile changes."""
     chosen = dict(move.choices)
-    net = 0
+    gains = losses = 0
     for position, old in goods_on(before).items():
         tile = before.building_at(position)
         assert tile is not None
@@ -327,8 +329,11 @@ def check_production(before: Town, after: Town, move: Produce) -> int:
         else:
             assert added == fill(bundles[0], free), (tile.label, added, bundles)
         assert new.types <= tile.building.depicts and new.total <= tile.building.slots
-        net += points
-    return net
+        if points > 0:
+            gains += points
+        else:
+            losses -= points
+    return gains, losses
 
 
 def check_payment(before: Town, after: Town, payment: Sequence[Any], spared: set[Position]
@@ -488,7 +493,10 @@ def check_step(state: GameState, move: Any, after: GameState, ledger: list[int])
     seat = move.player
     before, town = state.players[seat].town, after.players[seat].town
     if isinstance(move, Produce):
-        ledger[seat] = max(0, ledger[seat] + check_production(before, town, move))
+        # the player runs the tiles in the order they like (the rulebook's production
+        # phase): losses first, so that the floor (FF-R18) takes what it can of them
+        gains, losses = check_production(before, town, move)
+        ledger[seat] = max(0, ledger[seat] - losses) + gains
     elif isinstance(move, BuildBuilding):
         ledger[seat] = max(0, ledger[seat] + check_build(state, after, move))
     elif isinstance(move, BuildTrails):
