@@ -114,12 +114,11 @@ from .routes import Network, Route, find_route, reachable, route_to_list
 from .scoring import EndGameEntry, TownScore, end_game_points, score_town
 from .town import check_town, validate_town
 from ..game import IllegalMoveError
+from .reasons import Reason, Violation
 from .transport import (
     Move,
     Pick,
-    Reason,
     TransportVerdict,
-    Violation,
     apply_haul,
     apply_move,
     check_haul,

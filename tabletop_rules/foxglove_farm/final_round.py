@@ -28,11 +28,10 @@ from .model import GOODS, Goods, Position, Town
 from .processing import processing_outcomes, run_processing
 from .ranking import Ranking, rank_towns
 from .scoring import TownScore
+from .reasons import Reason, Violation
 from .transport import (
     Move,
     Pick,
-    Reason,
-    Violation,
     apply_haul,
     check_haul,
     validate_transport,
