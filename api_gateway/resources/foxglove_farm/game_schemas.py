@@ -44,11 +44,6 @@ from .schemas import (
     side,
 )
 
-MAX_ACTION_PARTS = MAX_TILES
-"""A payment's parts, a run's choices, a haul's picks (the engine's bound: each names a
-building of a town, which has at most this many tiles)."""
-
-
 def described(kwargs: dict[str, Any], **metadata: Any) -> dict[str, Any]:
     """``kwargs`` for a field, its ``metadata`` over the defaults given."""
     return {**kwargs, "metadata": {**metadata, **kwargs.get("metadata", {})}}
@@ -94,7 +89,7 @@ class FoxglovePlayerSchema(ma.Schema):
     hauled = ma.fields.List(ma.fields.Nested(TownPositionSchema), load_default=list, metadata={
         "description": "the Hauler's Huts that hauled since the last processing run "
                        "(FF-R17); only in transportation",
-        "maxItems": MAX_ACTION_PARTS})
+        "maxItems": MAX_TILES})
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.Player:
@@ -271,7 +266,7 @@ class BuildingGoodsSchema(ma.Schema):
 
 def building_goods(description: str) -> ma.fields.List:
     return ma.fields.List(ma.fields.Nested(BuildingGoodsSchema), load_default=list, metadata={
-        "description": description, "maxItems": MAX_ACTION_PARTS})
+        "description": description, "maxItems": MAX_TILES})
 
 
 def payment(description: str) -> ma.fields.List:
@@ -413,7 +408,7 @@ class HaulSchema(_ActionSchema):
     player = seat(required=True)
     hut = position(required=True, data_key="to")
     picks = ma.fields.List(ma.fields.Nested(PickSchema), required=True, metadata={
-        "description": "the goods the hut takes, and from where", "maxItems": MAX_ACTION_PARTS})
+        "description": "the goods the hut takes, and from where", "maxItems": MAX_TILES})
 
 
 class ProcessSchema(_ActionSchema):
