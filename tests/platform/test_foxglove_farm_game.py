@@ -26,8 +26,11 @@ from api_gateway.resources.foxglove_farm.game_schemas import (
     FoxgloveGameStateSchema,
     action_field,
 )
+from api_gateway import create_app
 from clients import GrpcClient, InvalidRequestError
+from engine_service.calls import CallLimits
 from engine_service.foxglove_farm import convert
+from engine_service.server import create_server, expensive_seats
 from referee.foxglove_farm.v1 import game_pb2
 from tabletop_rules.foxglove_farm.farm_game import MAX_LOG_ACTIONS
 from tabletop_rules.foxglove_farm.game_state import Action, GameState, Setup
@@ -315,6 +318,20 @@ def test_replay_refuses_a_malformed_action_anywhere_in_the_log(gateway: FlaskCli
     answer = gateway.post(REPLAY, json={"setup": setup(), "actions": log})
     assert pointers(problem(answer, 422)) == {"/actions/1/player", "/actions/1/count",
                                               "/actions/1/to/col"}
+
+
+def test_a_replay_waits_for_a_replay_seat() -> None:
+    """Replays are the game's expensive call: with no seat free the gateway says 429."""
+    engine = create_server("127.0.0.1:0", max_workers=2,
+                           limits=CallLimits(seats=expensive_seats(replays=0)))
+    engine.server.start()
+    try:
+        gateway = create_app({"ENGINE_ADDRESS": f"127.0.0.1:{engine.port}"}).test_client()
+        busy = gateway.post(REPLAY, json={"setup": setup(), "actions": []})
+        assert busy.status_code == 429 and busy.headers["Retry-After"] == "1"
+        assert gateway.post(GAMES, json=setup()).status_code == 200
+    finally:
+        engine.server.stop(0)
 
 
 def test_a_replay_longer_than_the_limit_is_refused(grpc_client: GrpcClient) -> None:
