@@ -470,12 +470,10 @@ def _unfinished_phase(state: GameState) -> list[Problem]:
 
 def _as_written(problem: Problem) -> Problem:
     """A problem ``check_action`` found, at the path the action's JSON form has. Its
-    paths name a haul's hut ``hut`` and a trail's row and column without ``position``,
-    where the rules' own verdicts and the contract say ``to`` and ``position`` (a
-    mismatch reported to the rules' maintainers); the contract's names win."""
+    paths name a trail's row and column without ``position``, where the rules' own
+    verdicts (``("trails", i, "position")``) and this contract say ``position`` (a
+    mismatch reported to the rules' maintainers); the contract's name wins."""
     path = problem.path
-    if path[:1] == ("hut",):
-        return Problem(("to", *path[1:]), problem.message)
     if len(path) == 3 and path[0] == "trails" and path[2] in ("row", "col"):
         return Problem((*path[:2], "position", path[2]), problem.message)
     return problem
