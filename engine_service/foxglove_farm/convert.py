@@ -145,7 +145,7 @@ class _ReadState(NamedTuple):
             state = replace(state, players=tuple(
                 replace(p, passed=False, done=False, runs=0, moved=False, hauled=frozenset())
                 for p in state.players))
-        found = [p.under(*path) for p in (*check_state(state), *_unfinished_phase(state))
+        found = [p.under(*path) for p in check_state(state)
                  if not self._of_unread_town(p.path)]
         for i, read in enumerate(self.towns):
             if not read.complete:
@@ -454,31 +454,6 @@ def _too_long(building: str, path: Path) -> Problem | None:
     return Problem(path, f"at most {MAX_BUILDING_ID_LENGTH} characters; got {len(building)}")
 
 
-def _unfinished_phase(state: GameState) -> list[Problem]:
-    """A production or transportation phase every player has finished, which would have
-    ended with the last of them: the rules' turn has no one to name in it. The rules'
-    ``check_state`` lets it pass (a gap reported to its maintainers), so the engine says
-    it here rather than fail on it."""
-    if (state.phase not in (GamePhase.PRODUCTION, GamePhase.TRANSPORTATION)
-            or not state.players or not all(p.done for p in state.players)):
-        return []
-    return [Problem(("phase",), (
-        f"every player has finished the {state.phase.value} phase, which ends when the last "
-        "one does: the game is in the next phase by now (send back the state the referee "
-        "answered)"))]
-
-
-def _as_written(problem: Problem) -> Problem:
-    """A problem ``check_action`` found, at the path the action's JSON form has. Its
-    paths name a trail's row and column without ``position``, where the rules' own
-    verdicts (``("trails", i, "position")``) and this contract say ``position`` (a
-    mismatch reported to the rules' maintainers); the contract's name wins."""
-    path = problem.path
-    if len(path) == 3 and path[0] == "trails" and path[2] in ("row", "col"):
-        return Problem((*path[:2], "position", path[2]), problem.message)
-    return problem
-
-
 def town_from_proto(message: town_pb2.Town) -> fox.Town:
     """A well-formed town from the request's ``town``, or every problem under it."""
     reader = _Reader()
@@ -535,7 +510,7 @@ def state_and_action_from_proto(state_message: game_pb2.GameState,
     read = reader.state(state_message, ("state",))
     action = reader.action(action_message, ("action",), read.refused)
     reader.done(lambda: read.problems("state") + [
-        _as_written(p).under("action") for p in check_action(read.state, action)],
+        p.under("action") for p in check_action(read.state, action)],
         partial=True)
     return read.state, action
 
@@ -564,7 +539,7 @@ def log_from_proto(setup_message: game_pb2.Setup, action_messages: Sequence[game
         if problems or not setup_read:
             return problems
         first = GAME.new_game(setup)
-        return [_as_written(p).under("actions", i) for i, action in enumerate(actions)
+        return [p.under("actions", i) for i, action in enumerate(actions)
                 for p in check_action(first, action)]
 
     reader.done(check, partial=True)

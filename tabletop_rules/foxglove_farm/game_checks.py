@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..players import MAX_PLAYERS, name_problems
-from ..problems import Path, Problem
+from ..problems import Path, Problem, quoted
 from ._json import out_of_range
 from .catalog import Catalog, builtin_catalog, builtin_catalog_version
 from .central_board import (
@@ -48,6 +48,9 @@ from .town import MAX_GOODS_COUNT, MAX_TILES, check_position, check_town
 from .transport import Move, check_move as check_transport
 
 MAX_DRAWN = max(STACK_SIZES.values())
+MAX_PARTS = MAX_TILES
+"""The most parts of one list in an action or state (payments, choices, picks, trails,
+huts that hauled): a town of :data:`.MAX_TILES` tiles has no more to name."""
 
 
 def _seats(count: int, solo: int | None) -> list[Problem]:
@@ -68,7 +71,7 @@ def _tile_ids(catalog: Catalog, tiles: Sequence[str], tier: str, path: Path) -> 
     for i, building in enumerate(tiles):
         known = catalog.get(building)
         if known is None:
-            problems.append(Problem((*path, i), f"{building!r} is not a building of the "
+            problems.append(Problem((*path, i), f"{quoted(building)} is not a building of the "
                                                 "catalog"))
         elif tier not in known.tiers:
             problems.append(Problem((*path, i), f"the {known.name} is not a tile of tier {tier}"))
@@ -113,7 +116,15 @@ def _goods(goods: Goods, path: Path) -> list[Problem]:
             if (p := out_of_range(n, (*path, good), 0, MAX_GOODS_COUNT)) is not None]
 
 
+def _too_many(count: int, path: Path) -> list[Problem]:
+    if count <= MAX_PARTS:
+        return []
+    return [Problem(path, f"at most {MAX_PARTS}; got {count}")]
+
+
 def _placed_goods(parts: Sequence[tuple[Position, Goods]], path: Path) -> list[Problem]:
+    if len(parts) > MAX_PARTS:
+        return _too_many(len(parts), path)
     problems: list[Problem] = []
     for i, (position, goods) in enumerate(parts):
         problems.extend(check_position(position, (*path, i)))
@@ -124,6 +135,8 @@ def _placed_goods(parts: Sequence[tuple[Position, Goods]], path: Path) -> list[P
 def _choices(choices: Sequence[tuple[Position, Goods]]) -> list[Problem]:
     """A choice per tile, each tile named once."""
     problems = _placed_goods(choices, ("choices",))
+    if len(choices) > MAX_PARTS:
+        return problems
     seen: set[Position] = set()
     for i, (position, _) in enumerate(choices):
         if position in seen:
@@ -149,18 +162,18 @@ def check_action(state: GameState, action: Action) -> list[Problem]:
         problems.extend(_choices(action.choices))
     elif isinstance(action, BuildBuilding):
         if action.building not in state.catalog:
-            problems.append(Problem(("building",), f"{action.building!r} is not a building "
+            problems.append(Problem(("building",), f"{quoted(action.building)} is not a building "
                                                    "of the catalog"))
         problems.extend(check_position(action.position, ("position",)))
         problems.extend(_payment(action.payment))
         if action.gain is not None:
             problems.extend(_goods(action.gain, ("gain",)))
     elif isinstance(action, BuildTrails):
-        if not 1 <= len(action.trails) <= MAX_TILES:
-            problems.append(Problem(("trails",), f"1 to {MAX_TILES} trails an action; got "
+        if not 1 <= len(action.trails) <= MAX_PARTS:
+            problems.append(Problem(("trails",), f"1 to {MAX_PARTS} trails an action; got "
                                                  f"{len(action.trails)}"))
-        for i, work in enumerate(action.trails):
-            problems.extend(check_position(work.position, ("trails", i)))
+        for i, work in enumerate(action.trails[:MAX_PARTS]):
+            problems.extend(check_position(work.position, ("trails", i, "position")))
             if trail_shape(work.sides) is None:
                 problems.append(Problem(("trails", i, "sides"), (
                     "a trail is open on two opposite sides (straight), two neighbouring "
@@ -171,7 +184,8 @@ def check_action(state: GameState, action: Action) -> list[Problem]:
                                              action.destination)))
     elif isinstance(action, HaulGoods):
         problems.extend(check_position(action.hut, ("to",)))
-        for i, pick in enumerate(action.picks):
+        problems.extend(_too_many(len(action.picks), ("picks",)))
+        for i, pick in enumerate(action.picks[:MAX_PARTS]):
             problems.extend(check_position(pick.origin, ("picks", i, "from")))
             count = out_of_range(pick.count, ("picks", i, "count"), 1, MAX_GOODS_COUNT)
             if count is not None:
@@ -181,7 +195,7 @@ def check_action(state: GameState, action: Action) -> list[Problem]:
             problems.append(Problem(("tiles",), f"at most {MAX_DRAWN} tiles; got "
                                                 f"{len(action.tiles)}"))
         else:
-            problems.extend(Problem(("tiles", i), f"{b!r} is not a building of the catalog")
+            problems.extend(Problem(("tiles", i), f"{quoted(b)} is not a building of the catalog")
                             for i, b in enumerate(action.tiles) if b not in state.catalog)
     return problems
 
@@ -200,7 +214,7 @@ def _spaces(catalog: Catalog, spaces: Spaces, tier: str | None, count: int, path
         building = catalog.get(space.building)
         where = (*path, i)
         if building is None:
-            problems.append(Problem((*where, "building"), f"{space.building!r} is not a "
+            problems.append(Problem((*where, "building"), f"{quoted(space.building)} is not a "
                                                           "building of the catalog"))
         elif tier is None or tier not in building.tiers:
             problems.append(Problem((*where, "building"), (
@@ -224,15 +238,17 @@ def check_state(state: GameState) -> list[Problem]:
                                                     f"{RULES_VERSION}"))
     if state.catalog_version != builtin_catalog_version():
         problems.append(Problem(("catalog_version",), (
-            f"the state was made under catalog {state.catalog_version!r}; this referee's is "
+            f"the state was made under catalog {quoted(state.catalog_version)}; this referee's is "
             f"{builtin_catalog_version()!r}: start the game again, or replay its log")))
     seats = _seats(len(state.players), state.solo)
     problems.extend(seats)
     problems.extend(name_problems([p.name for p in state.players]))
+    for i, player in enumerate(state.players[:MAX_PLAYERS]):
+        problems.extend(p.under("players", i, "town") for p in check_town(player.town))
     round_problem = out_of_range(state.round, ("round",), 1, ROUNDS)
     if round_problem is not None:
         problems.append(round_problem)
-    if seats or round_problem:
+    if seats or round_problem:  # the seats, flags and board are judged against these
         return problems
     count = len(state.players)
     for name in ("start_player", "current_player"):
@@ -241,8 +257,13 @@ def check_state(state: GameState) -> list[Problem]:
             problems.append(seat)
     if state.phase is GamePhase.GAME_OVER and state.round != ROUNDS:
         problems.append(Problem(("phase",), "the game is over only after round 4"))
-    for i, player in enumerate(state.players):
-        problems.extend(p.under("players", i, "town") for p in check_town(player.town))
+    if (state.phase in (GamePhase.PRODUCTION, GamePhase.TRANSPORTATION)
+            and all(p.done for p in state.players)):
+        problems.append(Problem(("phase",), (
+            f"every player has finished the {state.phase.value} phase, which ends when the "
+            "last one does: the game is in the next phase by now (send back the state the "
+            "referee answered)")))
+    for i in range(count):
         problems.extend(_player_flags(state, i))
     board = state.board
     offer_tier = area_tier(Area.OFFER, state.round)
@@ -279,6 +300,9 @@ def _player_flags(state: GameState, seat: int) -> list[Problem]:
                                                     or player.hauled):
         problems.append(Problem(path, "processing runs, transports and hauls are counted only "
                                       "in the transportation phase"))
+    if len(player.hauled) > MAX_PARTS:
+        return [*problems, Problem((*path, "hauled"), f"at most {MAX_PARTS} huts; got "
+                                                      f"{len(player.hauled)}")]
     for position in player.hauled:
         tile = player.town.building_at(position)
         if tile is None or not any(isinstance(e, Haul) for e in tile.building.effects):

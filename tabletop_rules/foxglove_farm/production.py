@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import islice
 
 from .catalog import Building
 from .effects import PRODUCTION_RULE, Effect, Gain, GainPerHeld, Phase
@@ -37,17 +37,32 @@ class GainOutcome:
     points: int
 
 
+MAX_GAIN_OUTCOMES = 256
+"""The most different holdings one tile's gains are weighed in. The printed tiles leave
+at most 5 (the Emporium's five types, or which goods take the last free slots); only a
+request-defined tile can leave more, and it is judged on the first 256 found (the
+default first), so no catalog makes a call's work grow without bound."""
+MAX_GAIN_CANDIDATES = 1000
+"""The most ways of gaining one tile's goods looked at, for the same reason."""
+
+
 def gain_outcomes(goods: Goods, slots: int, effects: Sequence[Effect]) -> tuple[GainOutcome, ...]:
     """Every outcome of ``effects`` on a tile with ``slots`` slots holding ``goods``, each
-    distinct goods once, the default first."""
+    distinct goods once, the default first (within :data:`MAX_GAIN_OUTCOMES` and
+    :data:`MAX_GAIN_CANDIDATES`)."""
     outcomes = [GainOutcome(goods, 0)]
+    budget = MAX_GAIN_CANDIDATES
     for effect in effects:
+        candidates = ((before, kept, points) for before in outcomes
+                      for bundle, points in _bundles(effect, before.goods)
+                      for kept in _fitting(bundle, slots - before.goods.total))
         found: dict[Goods, GainOutcome] = {}
-        for before in outcomes:
-            for bundle, points in _bundles(effect, before.goods):
-                for kept in _fitting(bundle, slots - before.goods.total):
-                    after = before.goods.plus(kept)
-                    found.setdefault(after, GainOutcome(after, before.points + points))
+        for before, kept, points in islice(candidates, max(budget, 1)):
+            budget -= 1
+            after = before.goods.plus(kept)
+            found.setdefault(after, GainOutcome(after, before.points + points))
+            if len(found) == MAX_GAIN_OUTCOMES:
+                break
         outcomes = list(found.values())
     return tuple(outcomes)
 
@@ -69,15 +84,18 @@ def _fitting(bundle: Goods, free: int) -> Iterator[Goods]:
     if bundle.total <= free:
         yield bundle
         return
-    canonical, left = [], free
-    for n in bundle:
-        canonical.append(min(n, left))
-        left -= canonical[-1]
-    first = Goods(*canonical)
-    yield first
-    for counts in product(*(range(n + 1) for n in bundle)):
-        if sum(counts) == free and Goods(*counts) != first:
-            yield Goods(*counts)
+    yield from (Goods(*counts) for counts in _parts(tuple(bundle), free))
+
+
+def _parts(bundle: tuple[int, ...], total: int) -> Iterator[tuple[int, ...]]:
+    """Each way of taking ``total`` from ``bundle``, most of the earlier types first."""
+    if not bundle:
+        if total == 0:
+            yield ()
+        return
+    first, rest = bundle[0], bundle[1:]
+    for n in range(min(first, total), max(0, total - sum(rest)) - 1, -1):
+        yield from ((n, *tail) for tail in _parts(rest, total - n))
 
 
 def production_outcomes(town: Town, position: Position) -> tuple[GainOutcome, ...]:

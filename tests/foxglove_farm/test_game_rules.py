@@ -39,6 +39,7 @@ from tabletop_rules.foxglove_farm.game_state import (
 )
 from tabletop_rules.foxglove_farm.model import (
     SIDES,
+    Side,
     BuildingTile,
     Good,
     Goods,
@@ -46,6 +47,9 @@ from tabletop_rules.foxglove_farm.model import (
     TrailTile,
     Variant,
 )
+from tabletop_rules.foxglove_farm.effects import Gain
+from tabletop_rules.foxglove_farm.effects import Phase as EffectPhase
+from tabletop_rules.foxglove_farm.production import MAX_GAIN_OUTCOMES, gain_outcomes
 from tabletop_rules.foxglove_farm.reasons import Reason
 from tabletop_rules.foxglove_farm.transport import Pick
 from tabletop_rules.game import replay
@@ -263,13 +267,13 @@ def test_check_state_lists_every_problem_of_a_hand_built_state_with_its_path() -
                     players=(ann, replace(start.players[1], town=misread)), board=board)
     assert [p.pointer for p in check_state(state)] == [
         "/rules_version",
+        "/players/1/town/score_track",
+        "/players/1/town/tiles/2/goods/wheat",  # a Sheepfold holds only sheep (FF-R19)
+        "/players/1/town/tiles/2/goods",  # 3 goods on 2 slots
         "/start_player",
         "/players/0",  # runs outside the transportation phase
         "/players/0/hauled",  # the Forest is no Hauler's Hut
         "/current_player",  # Ann's turn, but Ann passed
-        "/players/1/town/score_track",
-        "/players/1/town/tiles/2/goods/wheat",  # a Sheepfold holds only sheep (FF-R19)
-        "/players/1/town/tiles/2/goods",  # 3 goods on 2 slots
         "/board/offer/0/building",  # a B tile in round 1
         "/board/offer/1/count",
         "/board/offer/2/building",  # identical tiles stack on one space
@@ -305,6 +309,45 @@ def test_check_state_reads_a_passed_player_outside_construction_and_a_short_boar
 def test_check_state_refuses_more_tiles_than_the_box_holds(board) -> None:
     start = new_game()
     assert check_state(replace(start, board=replace(start.board, **board))) != []
+
+
+def test_check_state_judges_the_towns_even_when_the_round_cannot_be() -> None:
+    start = new_game()
+    town = replace(start.players[1].town, score_track=-1)
+    state = replace(start, round=7, players=(start.players[0], replace(start.players[1],
+                                                                       town=town)))
+    assert [p.pointer for p in check_state(state)] == ["/players/1/town/score_track", "/round"]
+
+
+@pytest.mark.parametrize("phase", [GamePhase.PRODUCTION, GamePhase.TRANSPORTATION])
+def test_a_simultaneous_phase_every_player_finished_is_not_a_state(phase) -> None:
+    """It ends with the last player's action, so no such state is answered; a transcribed
+    one is refused, not left with no one to act."""
+    start = at(new_game(), phase)
+    state = replace(start, players=tuple(replace(p, done=True) for p in start.players))
+    assert [p.pointer for p in check_state(state)] == ["/phase"]
+
+
+def test_malformed_trail_and_list_lengths_are_named_where_the_action_writes_them() -> None:
+    state = at(new_game(), GamePhase.CONSTRUCTION)
+    far = BuildTrails(0, (TrailWork(P(5000, 0), frozenset({Side.N, Side.S})),), ())
+    assert [p.pointer for p in check_action(state, far)] == ["/trails/0/position/row"]
+    many = Produce(0, tuple((P(i, 0), Goods()) for i in range(121)))
+    assert [p.pointer for p in check_action(state, many)] == ["/choices"]
+    twice = Produce(0, ((FOREST, Goods(wood=5)), (FOREST, Goods(wood=5))))
+    assert [p.pointer for p in check_action(state, twice)] == ["/choices/1"]
+
+
+def test_a_request_building_with_huge_gains_is_weighed_in_bounded_outcomes() -> None:
+    """A hostile catalog tile (30 slots, 20 of each good gained ten times over) would leave
+    tens of thousands of holdings; the referee weighs at most MAX_GAIN_OUTCOMES, the
+    default (filled in contract order) first."""
+    bundle = Goods(20, 20, 20, 20, 20)
+    outcomes = gain_outcomes(Goods(), 30, [Gain(EffectPhase.PRODUCTION, (bundle,))] * 10)
+    assert 1 <= len(outcomes) <= MAX_GAIN_OUTCOMES
+    assert outcomes[0].goods == Goods(wood=20, stone=10)
+    assert len(gain_outcomes(Goods(), 30, [Gain(EffectPhase.PRODUCTION, (bundle,))])) \
+        == MAX_GAIN_OUTCOMES
 
 
 # -- properties of random games --------------------------------------------------------
