@@ -32,7 +32,12 @@ from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm import planner
 from tabletop_rules.foxglove_farm.catalog_format import catalog_to_dict
-from tabletop_rules.foxglove_farm.central_board import CentralBoard, Space, StacksLeft
+from tabletop_rules.foxglove_farm.central_board import (
+    CentralBoard,
+    Space,
+    StacksLeft,
+    solo_outcome,
+)
 from tabletop_rules.foxglove_farm.construction import Payment, TrailWork
 from tabletop_rules.foxglove_farm.farm_game import GAME
 from tabletop_rules.foxglove_farm.game_checks import (
@@ -775,4 +780,9 @@ def replay_to_proto(result: ReplayResult[GameState, fox.Reason, fox.TownScore]
         answer.winners.extend(result.ranking.winners)
         by_name = {s.name: s.score for s in result.ranking.standings}
         answer.scores.extend(score_to_proto(by_name[p.name]) for p in result.state.players)
+        if result.state.solo is not None:  # one player: the one standing's total
+            solo = solo_outcome(result.state.solo, result.ranking.standings[0].score.total)
+            answer.solo.CopyFrom(service_pb2.SoloOutcome(
+                setup=solo.setup, name=solo.name, thresholds=solo.thresholds,
+                reached=solo.reached))
     return answer

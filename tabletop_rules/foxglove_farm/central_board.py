@@ -209,3 +209,22 @@ SOLO_SETUPS: dict[int, SoloSetup] = {setup.number: setup for setup in (
               ("lambing_shed", "fertile_plot", "museum", "swidden", "sheepfold", "haulers_hut"),
               ("trading_company", "ranch", "stonemason", "market")),
 )}
+
+
+@dataclass(frozen=True, slots=True)
+class SoloOutcome:
+    """How a finished solo game's total measures up to its setup's score thresholds
+    (FF-R20): the setup's number and name, its thresholds, and those the total reached."""
+
+    setup: int
+    name: str
+    thresholds: tuple[int, ...]
+    reached: tuple[int, ...]
+
+
+def solo_outcome(setup: int, total: int) -> SoloOutcome:
+    """The thresholds of solo setup ``setup`` (one of :data:`SOLO_SETUPS`) that a final
+    ``total`` reaches: each one it is at least (FF-R20)."""
+    solo = SOLO_SETUPS[setup]
+    return SoloOutcome(solo.number, solo.name, solo.thresholds,
+                       tuple(t for t in solo.thresholds if total >= t))

@@ -1,15 +1,21 @@
 """Turns, phases and rounds of farm_game.GAME: the round's four phases, construction
 turns clockwise from the start player (FF-R14), the start player piece moving each round,
 round 3's B tiles (FF-R13), the final round (FF-R15), the game's end and standings
-(FF-R16), and the score floor (FF-R18). Each refusal names its reason, its rule and the
-part of the action that breaks it."""
+(FF-R16), a solo game's score thresholds (FF-R20), and the score floor (FF-R18). Each
+refusal names its reason, its rule and the part of the action that breaks it."""
 
 from __future__ import annotations
 
 import pytest
 
 from tabletop_rules.foxglove_farm import parse_town
-from tabletop_rules.foxglove_farm.central_board import Space, StacksLeft
+from tabletop_rules.foxglove_farm.central_board import (
+    SOLO_SETUPS,
+    SoloOutcome,
+    Space,
+    StacksLeft,
+    solo_outcome,
+)
 from tabletop_rules.foxglove_farm.farm_game import GAME
 from tabletop_rules.foxglove_farm.game_state import (
     BuildBuilding,
@@ -315,3 +321,21 @@ def test_standings_at_the_end_break_a_tie_on_points_by_fewest_goods() -> None:
     assert ranking is not None
     assert [(s.name, s.place, s.score.goods_remaining) for s in ranking.standings] == [
         ("Bob", 1, 8), ("Ann", 2, 10)]
+
+
+@pytest.mark.parametrize("total, reached", [
+    (0, ()), (59, ()), (60, (60,)), (79, (60,)), (80, (60, 80)), (81, (60, 80)),
+    (119, (60, 80, 100)), (120, (60, 80, 100, 120)), (300, (60, 80, 100, 120))])
+def test_a_solo_total_reaches_each_threshold_it_is_at_least(total: int,
+                                                            reached: tuple[int, ...]) -> None:
+    """FF-R20: Food Festival's thresholds 60, 80, 100 and 120; exactly 80 reaches 80."""
+    assert solo_outcome(3, total) == SoloOutcome(3, "Food Festival", (60, 80, 100, 120),
+                                                 reached)
+
+
+def test_every_solo_setup_is_measured_by_its_own_name_and_thresholds() -> None:
+    for number, setup in SOLO_SETUPS.items():
+        outcome = solo_outcome(number, 100)
+        assert (outcome.setup, outcome.name, outcome.thresholds) == (
+            number, setup.name, setup.thresholds)
+        assert outcome.reached == tuple(t for t in setup.thresholds if t <= 100)

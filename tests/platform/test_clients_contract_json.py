@@ -145,7 +145,7 @@ def test_game_setups_and_actions_agree() -> None:
 
 def test_game_answers_are_written_as_the_gateway_writes_them() -> None:
     """A turn names no player when none acts; verdicts and replays leave out what they
-    do not have."""
+    do not have, but a solo outcome says it reached no threshold."""
     turn = ff_pb2.ListLegalMovesResponse(turn=ff_game_pb2.Turn(
         expected=ff_game_pb2.EXPECTATION_DRAW_TILES))
     assert to_json(turn) == ff_game_schemas.FoxgloveLegalMovesSchema().dump(turn) == {
@@ -159,6 +159,14 @@ def test_game_answers_are_written_as_the_gateway_writes_them() -> None:
     replay = ff_pb2.ReplayGameResponse(illegal_index=0)
     assert to_json(replay) == ff_game_schemas.FoxgloveGameReplaySchema().dump(replay) == {
         "legal": False, "illegal_index": 0}
+    solo = ff_pb2.ReplayGameResponse(legal=True, solo=ff_pb2.SoloOutcome(
+        setup=3, name="Food Festival", thresholds=[60, 80, 100, 120], reached=[60, 80]))
+    missed = ff_pb2.SoloOutcome(setup=1, name="Random", thresholds=[60, 80, 100, 120])
+    assert to_json(solo) == ff_game_schemas.FoxgloveGameReplaySchema().dump(solo) == {
+        "legal": True, "solo": {"setup": 3, "name": "Food Festival",
+                                "thresholds": [60, 80, 100, 120], "reached": [60, 80]}}
+    assert to_json(missed) == ff_game_schemas.FoxgloveSoloOutcomeSchema().dump(missed) == {
+        "setup": 1, "name": "Random", "thresholds": [60, 80, 100, 120], "reached": []}
 
 
 @settings(deadline=None)

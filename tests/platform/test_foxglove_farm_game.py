@@ -271,7 +271,8 @@ def test_a_simulated_game_replays_to_its_standings(gateway: FlaskClient, players
     game, log = setup_json(played.setup), [action_json(a) for a in played.moves]
     assert post(gateway, GAMES, game) == state_json(played.states[0])
     replayed = post(gateway, REPLAY, {"setup": game, "actions": log})
-    assert list(replayed) == ["legal", "state", "standings", "winners", "scores"]
+    assert list(replayed) == ["legal", "state", "standings", "winners", "scores",
+                              *(["solo"] if solo else [])]
     final = replayed["state"]
     assert replayed["legal"] is True and final == state_json(played.states[-1])
     assert final["phase"] == "game_over"
@@ -283,6 +284,13 @@ def test_a_simulated_game_replays_to_its_standings(gateway: FlaskClient, players
                                                             ranked["winners"])
     assert replayed["scores"] == [post(gateway, f"{PREFIX}/score", p["town"])
                                   for p in final["players"]]
+    if solo is not None:  # Food Festival, measured by the one standing's total (FF-R20)
+        (standing,) = replayed["standings"]
+        assert standing["total"] == replayed["scores"][0]["total"]
+        thresholds = [60, 80, 100, 120]
+        assert replayed["solo"] == {
+            "setup": 3, "name": "Food Festival", "thresholds": thresholds,
+            "reached": [t for t in thresholds if standing["total"] >= t]}
     cut = random.Random(players).randrange(len(log))
     partial = post(gateway, REPLAY, {"setup": game, "actions": log[:cut]})
     assert partial == {"legal": True, "state": state_json(played.states[cut])}

@@ -534,6 +534,21 @@ class FoxgloveReplayGameRequestSchema(ma.Schema):
         return service_pb2.ReplayGameRequest(**data)
 
 
+class FoxgloveSoloOutcomeSchema(ma.Schema):
+    """How a finished solo game's total measures up to its setup's score thresholds."""
+
+    setup = ma.fields.Integer(metadata={
+        "description": f"the solo setup's number, 1 to {len(SOLO_SETUPS)}"})
+    name = ma.fields.String(metadata={
+        "description": "the setup's name in the rulebook (\"Food Festival\")"})
+    thresholds = ma.fields.List(ma.fields.Integer(), metadata={
+        "description": "the setup's score thresholds, lowest first"})
+    reached = ma.fields.List(ma.fields.Integer(), metadata={
+        "description": "the thresholds the player's total (score track plus end-game "
+                       "points, as in `standings`) reached: each one it is at least, "
+                       "lowest first; empty when none"})
+
+
 class FoxgloveGameReplaySchema(SetFieldsSchema):
     legal = ma.fields.Boolean(dump_default=False, metadata={
         "description": "true when every action of the log is legal"})
@@ -551,4 +566,8 @@ class FoxgloveGameReplaySchema(SetFieldsSchema):
     scores = ma.fields.List(ma.fields.Nested(TownScoreSchema), metadata={
         "description": "once the game is over: each town's score, end-game effects "
                        "included, in seat order"})
+    solo = ma.fields.Nested(FoxgloveSoloOutcomeSchema, metadata={
+        "description": "once a solo game is over: the score thresholds of its setup the "
+                       "player's total reached (FF-R20); absent with 2 to 4 players and "
+                       "while the game goes on"})
 

@@ -462,6 +462,7 @@ class ReplayGameResponse(_message.Message):
     STANDINGS_FIELD_NUMBER: _builtins.int
     WINNERS_FIELD_NUMBER: _builtins.int
     SCORES_FIELD_NUMBER: _builtins.int
+    SOLO_FIELD_NUMBER: _builtins.int
     legal: _builtins.bool
     """True when every action of the log is legal."""
     illegal_index: _builtins.int
@@ -488,6 +489,12 @@ class ReplayGameResponse(_message.Message):
         order.
         """
 
+    @_builtins.property
+    def solo(self) -> Global___SoloOutcome:
+        """Once a solo game is over: the score thresholds of its setup its player's total
+        reached (FF-R20). Unset with 2 to 4 players and while the game goes on.
+        """
+
     def __init__(
         self,
         *,
@@ -498,13 +505,54 @@ class ReplayGameResponse(_message.Message):
         standings: _abc.Iterable[_scoring_pb2.Standing] | None = ...,
         winners: _abc.Iterable[_builtins.str] | None = ...,
         scores: _abc.Iterable[_scoring_pb2.TownScore] | None = ...,
+        solo: Global___SoloOutcome | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_illegal_index", b"_illegal_index", "illegal_index", b"illegal_index", "state", b"state"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_illegal_index", b"_illegal_index", "illegal_index", b"illegal_index", "solo", b"solo", "state", b"state"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_illegal_index", b"_illegal_index", "illegal_index", b"illegal_index", "legal", b"legal", "scores", b"scores", "standings", b"standings", "state", b"state", "violations", b"violations", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_illegal_index", b"_illegal_index", "illegal_index", b"illegal_index", "legal", b"legal", "scores", b"scores", "solo", b"solo", "standings", b"standings", "state", b"state", "violations", b"violations", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__illegal_index: _TypeAlias = _typing.Literal["illegal_index"]  # noqa: Y015
     _WhichOneofArgType__illegal_index: _TypeAlias = _typing.Literal["_illegal_index", b"_illegal_index"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__illegal_index) -> _WhichOneofReturnType__illegal_index | None: ...
 
 Global___ReplayGameResponse: _TypeAlias = ReplayGameResponse  # noqa: Y015
+
+@_typing.final
+class SoloOutcome(_message.Message):
+    """How a finished solo game's total measures up to its setup's score thresholds (FF-R20)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SETUP_FIELD_NUMBER: _builtins.int
+    NAME_FIELD_NUMBER: _builtins.int
+    THRESHOLDS_FIELD_NUMBER: _builtins.int
+    REACHED_FIELD_NUMBER: _builtins.int
+    setup: _builtins.int
+    """The solo setup's number, 1 to 6."""
+    name: _builtins.str
+    """The setup's name in the rulebook ("Food Festival")."""
+    @_builtins.property
+    def thresholds(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The setup's score thresholds, lowest first (60, 80, 100, 120)."""
+
+    @_builtins.property
+    def reached(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """The thresholds the player's total (score track plus end-game points, as in the
+        standings) reached: each one it is at least, lowest first; empty when none.
+        """
+
+    def __init__(
+        self,
+        *,
+        setup: _builtins.int = ...,
+        name: _builtins.str = ...,
+        thresholds: _abc.Iterable[_builtins.int] | None = ...,
+        reached: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "reached", b"reached", "setup", b"setup", "thresholds", b"thresholds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SoloOutcome: _TypeAlias = SoloOutcome  # noqa: Y015
