@@ -449,7 +449,7 @@ def _plain(value: struct_pb2.Value) -> Any:
 
 
 def _goods_from(message: town_pb2.Goods) -> fox.Goods:
-    return fox.Goods(*(getattr(message, g.value) for g in fox.GOODS))
+    return fox.Goods(message.wood, message.stone, message.wheat, message.coal, message.sheep)
 
 
 def _too_long(building: str, path: Path) -> Problem | None:

@@ -15,7 +15,7 @@ import enum
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from .catalog import Building, Catalog
@@ -38,6 +38,10 @@ class Good(enum.Enum):
 
     def __repr__(self) -> str:
         return f"Good.{self.name}"
+
+    __hash__ = object.__hash__
+    """Members are singletons: hashing by identity is correct, and runs in C where
+    Enum's own hashes the name in Python (goods and sides are hashed on every hot path)."""
 
 
 GOODS: tuple[Good, ...] = tuple(Good)
@@ -148,6 +152,9 @@ class Side(enum.Enum):
     def opposite(self) -> Side:
         return _OPPOSITE[self]
 
+    __hash__ = object.__hash__
+    """By identity, as :class:`Good`'s."""
+
     def __repr__(self) -> str:
         return f"Side.{self.name}"
 
@@ -165,12 +172,14 @@ class Position(NamedTuple):
     col: int
 
     def neighbour(self, side: Side) -> Position:
-        d_row, d_col = side.delta
+        d_row, d_col = _DELTAS[side]
         return Position(self.row + d_row, self.col + d_col)
 
     def neighbours(self) -> tuple[Position, ...]:
         """The four orthogonal neighbours, in N, E, S, W order."""
-        return tuple(self.neighbour(side) for side in SIDES)
+        row, col = self
+        return (Position(row - 1, col), Position(row, col + 1), Position(row + 1, col),
+                Position(row, col - 1))
 
     def surrounding(self) -> tuple[Position, ...]:
         """The eight positions around this one, orthogonal and diagonal."""
@@ -286,11 +295,10 @@ class Town:
         tile = self.tiles.get(position)
         return tile.goods if isinstance(tile, BuildingTile) else NO_GOODS
 
-    @property
+    @cached_property
     def buildings(self) -> tuple[BuildingTile, ...]:
         """Every building tile, in transcription order."""
-        tiles = self.tiles
-        return tuple(cast(BuildingTile, tiles[p]) for p in self.network.building_positions)
+        return tuple(t for t in self.tiles.values() if isinstance(t, BuildingTile))
 
     @property
     def trails(self) -> tuple[TrailTile, ...]:

@@ -95,6 +95,9 @@ def too_many_tiles(count: int, path: Path) -> Problem | None:
 
 def check_position(position: Position, path: Path) -> list[Problem]:
     """A row or column beyond the table (:data:`MAX_COORDINATE`), as a tile's or a move's."""
+    if -MAX_COORDINATE <= position.row <= MAX_COORDINATE and \
+            -MAX_COORDINATE <= position.col <= MAX_COORDINATE:
+        return []  # the common case, without building the paths
     found = (out_of_range(value, (*path, name), -MAX_COORDINATE, MAX_COORDINATE)
              for name, value in (("row", position.row), ("col", position.col)))
     return [problem for problem in found if problem is not None]
@@ -122,6 +125,8 @@ def check_numbers(position: Position, goods: Goods, path: Path) -> list[Problem]
     """Where a tile is, and how many goods it holds: checked also for a tile a reader
     could not make."""
     problems = check_position(position, path)
+    if all(0 <= n <= MAX_GOODS_COUNT for n in goods):
+        return problems
     problems.extend(p for good, n in goods.items()
                     if (p := out_of_range(n, (*path, "goods", good.value), 0,
                                           MAX_GOODS_COUNT)) is not None)
