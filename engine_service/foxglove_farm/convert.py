@@ -111,6 +111,13 @@ def _one_of(values: Sequence[Any]) -> str:
     return "one of " + ", ".join(v.value for v in values)
 
 
+_VARIANT_NAMES = _one_of(tuple(fox.Variant))
+_SIDE_NAMES = _one_of(fox.SIDES)
+_GOOD_NAMES = _one_of(fox.GOODS)
+_PHASE_NAMES = _one_of(tuple(GamePhase))
+"""What a misread enum's message lists, written once rather than on every read."""
+
+
 # -- requests: protobuf -> rule values ---------------------------------------------------
 
 class _ReadTown(NamedTuple):
@@ -209,7 +216,7 @@ class _Reader(Reader):
 
     def variant(self, number: int, path: Path) -> fox.Variant:
         return self.enum(number, _VARIANTS, fox.Variant.STANDARD, path, "a variant",
-                         _one_of(fox.Variant), town_pb2.Variant)
+                         _VARIANT_NAMES, town_pb2.Variant)
 
     def tile(self, message: town_pb2.Tile, path: Path, catalog: fox.Catalog,
              refused: frozenset[str]) -> fox.Tile | Unread:
@@ -236,7 +243,7 @@ class _Reader(Reader):
         """A trail's sides, up to the first that cannot be read (as the JSON reader does)."""
         sides = []
         for i, number in enumerate(numbers):
-            side = self.enum(number, _SIDES, None, (*path, i), "a side", _one_of(fox.SIDES),
+            side = self.enum(number, _SIDES, None, (*path, i), "a side", _SIDE_NAMES,
                              town_pb2.Side)
             if side is None:
                 return None
@@ -260,7 +267,7 @@ class _Reader(Reader):
 
     def good(self, number: int, path: Path) -> fox.Good:
         # WOOD stands in for an unreadable good: its problem already refuses the request
-        return self.enum(number, _GOODS, None, path, "a goods type", _one_of(fox.GOODS),
+        return self.enum(number, _GOODS, None, path, "a goods type", _GOOD_NAMES,
                          town_pb2.Good) or fox.Good.WOOD
 
     # -- the game: states, setups and actions -------------------------------------------
@@ -306,7 +313,7 @@ class _Reader(Reader):
         towns that could not be read whole."""
         game = self.game_catalog(message, path)
         phase = self.enum(message.phase, _PHASES, None, (*path, "phase"), "a phase",
-                          _one_of(tuple(GamePhase)), _PHASE_ENUM)
+                          _PHASE_NAMES, _PHASE_ENUM)
         players, towns = [], []
         for i, player in enumerate(message.players):
             where = (*path, "players", i)

@@ -25,6 +25,8 @@ from .model import SIDES, BuildingTile, Good, Position, Tile, Variant
 if TYPE_CHECKING:
     from .model import Town
 
+_OPPOSITE = {side: side.opposite for side in SIDES}
+
 Route = tuple[Position, ...]
 """A path from origin to destination, both included: the contract's ``[[row, col], ...]``."""
 
@@ -51,15 +53,16 @@ class Network:
         links: dict[Position, tuple[Position, ...]] = {}
         for position, tile in tiles.items():
             linked = []
-            for side in SIDES:
-                if side not in tile.open_sides:
+            building = isinstance(tile, BuildingTile)
+            open_sides = tile.open_sides
+            for side, neighbour in zip(SIDES, position.neighbours()):
+                other = tiles.get(neighbour)
+                if (other is None or side not in open_sides
+                        or _OPPOSITE[side] not in other.open_sides):
                     continue
-                other = tiles.get(position.neighbour(side))
-                if other is None or side.opposite not in other.open_sides:
-                    continue
-                if isinstance(tile, BuildingTile) and isinstance(other, BuildingTile):
+                if building and isinstance(other, BuildingTile):
                     continue  # FF-R1: neighbouring buildings are never connected directly
-                linked.append(other.position)
+                linked.append(neighbour)
             links[position] = tuple(linked)
         self.links: dict[Position, tuple[Position, ...]] = links
         """Each tile's connected neighbours (FF-R1), in N, E, S, W order."""
