@@ -29,7 +29,7 @@ blueprint = Blueprint("downtown-farmers-market", __name__,
 
 
 def _stub() -> service_grpc.DowntownFarmersMarketServiceStub:
-    return service_grpc.DowntownFarmersMarketServiceStub(engine.channel())
+    return engine.stub(service_grpc.DowntownFarmersMarketServiceStub)
 
 
 @blueprint.json_post("/score", BoardSchema, ScoreSchema)

@@ -35,7 +35,7 @@ blueprint = Blueprint("foxglove-farm", __name__, url_prefix="/v1/foxglove-farm",
 
 
 def _stub() -> service_grpc.FoxgloveFarmServiceStub:
-    return service_grpc.FoxgloveFarmServiceStub(engine.channel())
+    return engine.stub(service_grpc.FoxgloveFarmServiceStub)
 
 
 @blueprint.json_post("/score", TownSchema, TownScoreSchema)
