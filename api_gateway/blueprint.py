@@ -1,25 +1,46 @@
-"""The project's flask-smorest Blueprint: strict body parsing and problem+json errors."""
+"""The project's flask-smorest Blueprint: strict body parsing and problem+json errors, and
+the fast path that reads well-formed bodies and writes answers with compiled schemas."""
 
 from __future__ import annotations
 
+import functools
+import logging
 from collections.abc import Callable
 from typing import Any
 
 import flask_smorest
 import marshmallow as ma
+import orjson
+from flask import Response, current_app, request
+from flask.json.provider import DefaultJSONProvider
 
-from .parsing import ProblemParser
+from .compiled import Compiler, Loader, Unsupported
+from .parsing import ProblemParser, load_json_document
 
 View = Callable[..., Any]
 
+log = logging.getLogger(__name__)
+
 BODY_PROBLEMS = (400, 413, 415, 422, 503, 504)
 """What any endpoint that reads a JSON body and asks the engine may answer besides 200."""
+
+COMPILER = Compiler()
+"""The compiled readers and writers of every ``json_post`` endpoint's schemas."""
+
+
+def _identity(value: Any) -> Any:
+    return value
 
 
 class Blueprint(flask_smorest.Blueprint):
     """A flask-smorest blueprint whose bodies are read by :class:`ProblemParser`."""
 
     ARGUMENTS_PARSER = ProblemParser()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.json_posts: list[tuple[str, type[ma.Schema], type[ma.Schema]]] = []
+        """Each ``json_post`` endpoint's rule, body schema and answer schema."""
 
     def problem_responses(self, *statuses: int) -> Callable[[View], View]:
         """Document the problem+json answers an endpoint may give."""
@@ -33,13 +54,92 @@ class Blueprint(flask_smorest.Blueprint):
                   expensive: bool = False) -> Callable[[View], View]:
         """``POST rule``: the body read by ``body`` is the view's one argument, what it
         returns is written by ``answer``, and the problem answers are documented (429 too
-        for an ``expensive`` one, whose calls the engine bounds in number)."""
+        for an ``expensive`` one, whose calls the engine bounds in number).
+
+        flask-smorest documents the endpoint and, as its slow path, reads and writes it:
+        webargs and marshmallow read a body that the compiled ``body`` schema refuses (so
+        every bad body gets marshmallow's problems, exactly), and marshmallow writes an
+        answer that the compiled ``answer`` schema cannot vouch for. Everything else takes
+        the fast path: orjson and the compiled schemas (:mod:`api_gateway.compiled`)."""
         problems = (*BODY_PROBLEMS, 429) if expensive else BODY_PROBLEMS
-        decorators = (self.post(rule), self.arguments(body, as_kwargs=False),
-                      self.response(200, answer), self.problem_responses(*problems))
+        self.json_posts.append((rule, body, answer))
+        documentation = (self.arguments(body, as_kwargs=False), self.response(200, answer),
+                         self.problem_responses(*problems))
+        slow_read = self.arguments(body, as_kwargs=False)(_identity)
+        slow_write = self.response(200, answer)(_identity)
+        read = _fast_reader(body(), slow_read)
+        write = _fast_writer(answer(), slow_write)
 
         def decorate(view: View) -> View:
-            for decorator in reversed(decorators):
-                view = decorator(view)
-            return view
+            documented = view
+            for decorator in reversed(documentation):
+                documented = decorator(documented)
+
+            @functools.wraps(view)
+            def endpoint(*args: Any, **kwargs: Any) -> Any:
+                return write(view(*args, read(), **kwargs))
+
+            endpoint._apidoc = documented._apidoc  # type: ignore[attr-defined]
+            self.post(rule)(endpoint)
+            return endpoint
         return decorate
+
+
+def _fast_reader(schema: ma.Schema, slow: Callable[[], Any]) -> Callable[[], Any]:
+    """Reads the request's body into what ``schema.load`` makes of it: compiled when it
+    can be, by ``slow`` (webargs and marshmallow, with their problems) otherwise."""
+    try:
+        loader: Loader = COMPILER.schema_loader(schema)
+    except Unsupported as why:
+        log.info("%s is read by marshmallow alone: %s", type(schema).__name__, why)
+        return slow
+    load, depth = loader.load, loader.depth
+
+    def read() -> Any:
+        if not current_app.config["COMPILED_SCHEMAS"]:
+            return slow()
+        document = load_json_document(request, depth)  # or the problem slow would raise
+        try:
+            return load(document)
+        except Exception:  # Refused, or an error marshmallow will meet again
+            return slow()
+    return read
+
+
+def _fast_writer(schema: ma.Schema, slow: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """Writes a view's answer as ``slow`` (flask-smorest: ``schema.dump`` and
+    ``jsonify``) does, compiled and with orjson when the compiled schema vouches for it."""
+    try:
+        dump = COMPILER.schema_dumper(schema)
+    except Unsupported as why:
+        log.info("%s is written by marshmallow alone: %s", type(schema).__name__, why)
+        return slow
+
+    def write(result: Any) -> Any:
+        if isinstance(result, tuple | Response) or not current_app.config["COMPILED_SCHEMAS"]:
+            return slow(result)
+        try:
+            data = dump(result)
+        except Exception:  # Refused, or an error marshmallow will raise again
+            return slow(result)
+        return json_response(data)
+    return write
+
+
+def json_response(data: Any) -> Response:
+    """``jsonify(data)``, written by orjson where it writes the same bytes: the app's
+    JSON provider is Flask's own, compact, neither sorting keys nor escaping non-ASCII
+    characters, and ``data`` is plain JSON (orjson refuses integers past 64 bits)."""
+    app = current_app
+    provider = app.json
+    if (type(provider) is DefaultJSONProvider and not provider.sort_keys
+            and not provider.ensure_ascii
+            and not ((provider.compact is None and app.debug) or provider.compact is False)):
+        try:
+            body = orjson.dumps(data)
+        except TypeError:
+            pass
+        else:
+            answer: Response = app.response_class(body + b"\n", mimetype=provider.mimetype)
+            return answer
+    return provider.response(data)  # type: ignore[return-value]

@@ -14,6 +14,9 @@ class DefaultConfig:
     RETRY_AFTER_SECONDS = 5
     MAX_CONTENT_LENGTH = 256 * 1024
     PROBLEM_TYPE_BASE = "https://tabletop-referee.example/problems/"
+    # False: marshmallow reads every body and writes every answer, as the compiled
+    # schemas' reference (api_gateway/compiled.py; the tests compare the two).
+    COMPILED_SCHEMAS = True
 
     API_TITLE = "Tabletop Referee"
     API_VERSION = "v1"

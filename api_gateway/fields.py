@@ -23,6 +23,8 @@ from google.protobuf.message import Message
 
 from tabletop_rules.problems import quoted, shortened
 
+from .compiled import Compiler, Dump, Loader, Refused
+
 INT32_MAX = 2**31 - 1
 INT32_MIN = -(2**31)
 
@@ -71,6 +73,20 @@ class ProtoEnum(ma.fields.Field):
                    **kwargs: Any) -> str | None:
         return self.by_number.get(value) if value is not None else None
 
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        by_name = self.by_name
+
+        def load(value: Any) -> int:
+            try:  # only a str equals a name; a list or object is no key at all
+                return by_name[value]
+            except (KeyError, TypeError):
+                raise Refused from None
+        return Loader(load, 0)
+
+    def compiled_dump(self, compiler: Compiler) -> Dump:
+        by_number = self.by_number
+        return lambda value: None if value is None else by_number.get(value)
+
 
 def _upper_snake(camel: str) -> str:
     return "".join(f"_{c}" if c.isupper() and i else c for i, c in enumerate(camel)).upper()
@@ -111,6 +127,28 @@ class Tagged(ma.fields.Field):
         if value is None:
             return None
         return self.instances[value.WhichOneof(self.oneof)].dump(value)
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        members = {kind: compiler.schema_loader(schema) for kind, schema in self.instances.items()}
+        loads = {kind: member.load for kind, member in members.items()}
+        depths = [member.depth for member in members.values()]
+        deepest = None if None in depths else max((d for d in depths if d is not None), default=1)
+        tag = self.tag
+
+        def load(value: Any) -> Any:
+            if type(value) is not dict:
+                raise Refused
+            kind = value.get(tag)
+            member = loads.get(kind) if type(kind) is str else None
+            if member is None:
+                raise Refused
+            return member(value)
+        return Loader(load, deepest)
+
+    def compiled_dump(self, compiler: Compiler) -> Dump:
+        dumps = {kind: compiler.schema_dumper(schema) for kind, schema in self.instances.items()}
+        oneof = self.oneof
+        return lambda value: None if value is None else dumps[value.WhichOneof(oneof)](value)
 
 
 def tagged_openapi(converter: Any, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any, NoReturn
 
 import marshmallow as ma
+import orjson
 from flask import Request
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -98,24 +99,36 @@ def _check_declared_json(request: Request) -> None:
                                      f"Content-Encoding {quoted(coding)}).")
 
 
+_BODY = "referee.body"
+"""Where :func:`read_body` keeps a chunked body it has read, for a second reader."""
+
+
 def read_body(request: Request) -> bytes:
     """The request's body, refused with a 413 past ``MAX_CONTENT_LENGTH`` however it is
     sent: werkzeug refuses a declared Content-Length past it, but cuts a chunked body
-    (no Content-Length, the server terminates the stream) at the limit without a word."""
+    (no Content-Length, the server terminates the stream) at the limit without a word.
+    Read once: a second call answers the same bytes."""
     limit = request.max_content_length
     if (request.content_length is not None or limit is None
             or not request.environ.get("wsgi.input_terminated")):
         return request.get_data(cache=True)
+    if _BODY in request.environ:
+        kept: bytes = request.environ[_BODY]
+        return kept
     body: bytes = request.environ["wsgi.input"].read(limit + 1)
     if len(body) > limit:
         raise RequestEntityTooLarge()
+    request.environ[_BODY] = body
     return body
 
 
 def load_json_body(request: Request) -> Any:
     """The request's JSON body, or a problem (400, 413, 415) saying why it cannot be read."""
     _check_declared_json(request)
-    raw = read_body(request)
+    return _parse_json(read_body(request))
+
+
+def _parse_json(raw: bytes) -> Any:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -132,6 +145,33 @@ def load_json_body(request: Request) -> Any:
         raise malformed_body("The JSON holds a lone UTF-16 surrogate, which is no "
                              "character; see errors for where.", where)
     return document
+
+
+_UNSURE_NUMBER = re.compile(rb"[0-9](?:[0-9]{18}|[.eE])")
+"""Where orjson and ``json.loads`` may read a number differently: an integer of 19 or
+more digits (orjson reads one past 64 bits as a float) or a fraction or exponent (two
+float parsers). Contract bodies carry neither; a match anywhere (inside a string too)
+only sends the body the standard way."""
+
+
+def load_json_document(request: Request, depth: int | None) -> Any:
+    """The request's JSON body as :func:`load_json_body` reads it (the same document, or
+    the same problem), for a reader that accepts JSON at most ``depth`` levels deep
+    (``None``: any depth).
+
+    orjson reads it when it vouches for the result: it refuses what is not UTF-8, empty,
+    a lone surrogate or NaN as the standard reader does, the body holds no number that the
+    two could read differently, and (``depth`` within :data:`MAX_JSON_DEPTH`) a document
+    nested deeper than the limit is one the reader cannot accept anyway; read again by
+    :func:`load_json_body`, it gets its 400. Any other body is read the standard way."""
+    _check_declared_json(request)
+    raw = read_body(request)
+    if depth is not None and depth <= MAX_JSON_DEPTH and not _UNSURE_NUMBER.search(raw):
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:  # the standard reader says why
+            pass
+    return _parse_json(raw)
 
 
 _DICT_ENTRY_KEYS = {"key", "value"}

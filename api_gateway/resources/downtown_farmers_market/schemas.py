@@ -20,6 +20,7 @@ from tabletop_rules.downtown_farmers_market.model import MAX_SETS
 from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
 
+from ...compiled import Compiler, Dump, Loader
 from ...fields import INT32_MIN, ProtoEnum, SetFieldsSchema, Tagged, tag, whole_number
 from ...violations import ViolationSchema
 
@@ -53,6 +54,15 @@ class FoodTileField(ma.fields.List):
                    **kwargs: Any) -> list[str] | None:
         return None if value is None else super()._serialize(value.ingredients, attr, obj,
                                                               **kwargs)
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        ingredients = compiler.deserializer(self, ma.fields.List)
+        load, tile = ingredients.load, board_pb2.FoodTile
+        return Loader(lambda value: tile(ingredients=load(value)), ingredients.depth)
+
+    def compiled_dump(self, compiler: Compiler) -> Dump:
+        ingredients = compiler.serializer(self, ma.fields.List)
+        return lambda value: None if value is None else ingredients(value.ingredients)
 
 
 def tile_list(**kwargs: Any) -> ma.fields.List:

@@ -21,6 +21,7 @@ from tabletop_rules.foxglove_farm.catalog import MAX_DEFINITIONS
 from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 from tabletop_rules.foxglove_farm.town import MAX_TILES
 
+from ...compiled import Compiler, Dump, Loader
 from ...fields import INT32_MAX, INT32_MIN, ProtoEnum, Tagged, set_fields, whole_number
 from ...violations import ViolationSchema
 
@@ -60,6 +61,15 @@ class GoodsField(ma.fields.Dict):
     def _serialize(self, value: town_pb2.Goods | None, attr: str | None, obj: Any,
                    **kwargs: Any) -> dict[str, int] | None:
         return None if value is None else set_fields(value)
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        counts = compiler.deserializer(self, ma.fields.Dict)
+        load, names, goods = counts.load, self.key_field.by_number, town_pb2.Goods  # type: ignore[union-attr]
+        return Loader(lambda value: goods(**{names[number]: n for number, n
+                                             in load(value).items()}), counts.depth)
+
+    def compiled_dump(self, compiler: Compiler) -> Dump:
+        return lambda value: None if value is None else set_fields(value)
 
 
 def _whole_numbers(value: Any) -> Any:
@@ -111,6 +121,12 @@ class CatalogField(ma.fields.Field):
                    **kwargs: Any) -> dict[str, Any] | None:
         return None if value is None else _whole_numbers(json_format.MessageToDict(value))
 
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        """Read as marshmallow reads it; what it accepts nests at most
+        ``MAX_CATALOG_DEPTH`` levels. (Written by marshmallow too: a request catalog's
+        numbers may be floats, which only the standard encoder writes as before.)"""
+        return Loader(lambda value: self._deserialize(value, None, None), MAX_CATALOG_DEPTH)
+
 
 class TownPositionSchema(ma.Schema):
     """A square of the town: ``row`` grows to the south, ``col`` to the east."""
@@ -138,6 +154,9 @@ class PathField(ma.fields.Field):
     def _serialize(self, value: Any, attr: str | None, obj: Any,
                    **kwargs: Any) -> list[list[int]] | None:
         return None if value is None else [[p.row, p.col] for p in value]
+
+    def compiled_dump(self, compiler: Compiler) -> Dump:
+        return lambda value: None if value is None else [[p.row, p.col] for p in value]
 
 
 class TownTileSchema(ma.Schema):
