@@ -1,21 +1,41 @@
 """How fast the referee scores Downtown Farmers Market boards, layer by layer.
 
-``.venv/bin/python benchmarks/bench_downtown_farmers_market.py [--boards N]``
+``.venv/bin/python benchmarks/bench_downtown_farmers_market.py [--boards N] [--games N]
+[--in-process] [--profile]``
 
-Scores the same random complete boards three ways: the rules library in-process, the
-engine over gRPC on loopback, and the gateway's full REST path (Flask in-process, engine
-over gRPC). Prints the median and 99th percentile per call. A measurement, not a test:
-nothing here asserts a time.
+1. Throughput on one core (the process pinned to it while this part runs), the best of
+   ``--passes`` passes, each over its own ``--boards`` random complete standard boards
+   (so that no cache sees a board twice), after a pass over others to warm up:
+
+   * ``score_board`` alone, explanations included (boards a second);
+   * the engine's whole work for one ``ScoreBoard`` call, in-process: the request's
+     protobuf bytes parsed into a ``ScoreBoardRequest`` (as gRPC does), the servicer's
+     ``ScoreBoard`` (the board read and checked by ``board_from_proto``, scored, the
+     answer built), and the answer serialized to bytes;
+   * ``legal_moves`` and ``validate`` in every state of ``--games`` simulated games, and
+     the engine's ``ValidateMove`` in-process (bytes in, bytes out) on the same states.
+
+2. Latency, unless ``--in-process``: the same boards scored three ways, the rules library
+   in-process, the engine over gRPC on loopback, and the gateway's full REST path (Flask
+   in-process, engine over gRPC). Prints the median and 99th percentile per call.
+
+``--profile`` adds the top functions (own time) of a cProfile run of each throughput
+path (over boards not timed before). A measurement, not a test: nothing here asserts a time.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
+import os
+import pstats
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +44,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from api_gateway import create_app  # noqa: E402
 from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema  # noqa: E402
 from clients import GrpcClient  # noqa: E402
-from engine_service.downtown_farmers_market.convert import board_from_proto  # noqa: E402
+from engine_service.downtown_farmers_market import convert  # noqa: E402
+from engine_service.downtown_farmers_market.servicer import (  # noqa: E402
+    DowntownFarmersMarketServicer,
+)
 from engine_service.server import create_server  # noqa: E402
-from tabletop_rules.downtown_farmers_market import score_board  # noqa: E402
+from referee.downtown_farmers_market.v1 import (  # noqa: E402
+    downtown_farmers_market_service_pb2 as service_pb2,
+)
+from tabletop_rules import downtown_farmers_market as dfm  # noqa: E402
+from tests.downtown_farmers_market.simulator import play_random_game  # noqa: E402
 
 INGREDIENTS = ["bread", "carrot", "corn", "cheese", "milk", "egg"]
 
@@ -53,6 +80,60 @@ def random_board(rng: random.Random) -> dict[str, Any]:
                      for _ in range(4)]}
 
 
+class _Context:
+    """What the servicer's error path would use; the benchmark's input is all valid."""
+
+    def abort_with_status(self, status: object) -> None:
+        raise AssertionError(f"the engine refused a benchmark request: {status}")
+
+    def abort(self, code: object, details: str) -> None:
+        raise AssertionError(f"the engine failed: {code} {details}")
+
+
+_SERVICER = DowntownFarmersMarketServicer()
+_CONTEXT: Any = _Context()  # stands in for a grpc.ServicerContext
+
+
+def engine_score(data: bytes) -> bytes:
+    """One ScoreBoard call as the gRPC server makes it: bytes in, bytes out."""
+    request = service_pb2.ScoreBoardRequest.FromString(data)
+    answer = _SERVICER.ScoreBoard(request, _CONTEXT)
+    return answer.SerializeToString()
+
+
+def engine_validate(data: bytes) -> bytes:
+    """One ValidateMove call as the gRPC server makes it: bytes in, bytes out."""
+    request = service_pb2.ValidateMoveRequest.FromString(data)
+    answer = _SERVICER.ValidateMove(request, _CONTEXT)
+    return answer.SerializeToString()
+
+
+def throughput(label: str, passes: Sequence[Sequence[Callable[[], object]]], unit: str
+               ) -> None:
+    """The fastest of ``passes`` (the first only warms up), in calls a second."""
+    each = float("inf")
+    for number, calls in enumerate(passes):
+        start = time.perf_counter()
+        for call in calls:
+            call()
+        if number:
+            each = min(each, (time.perf_counter() - start) / len(calls))
+    print(f"{label:<46} {1 / each:9,.0f} {unit}/s   {each * 1e6:7.1f} µs each   "
+          f"({len(passes[-1])} calls a pass)")
+
+
+def profile(label: str, calls: Sequence[Callable[[], object]], top: int = 15) -> None:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for call in calls:
+        call()
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).strip_dirs().sort_stats("tottime").print_stats(top)
+    print(f"\ncProfile of {label}, {len(calls)} calls (own time):")
+    print(out.getvalue().split("\n\n", 1)[-1].rstrip())
+
+
 def measure(label: str, calls: list[Callable[[], object]]) -> None:
     for call in calls[:20]:  # warm up
         call()
@@ -67,26 +148,78 @@ def measure(label: str, calls: list[Callable[[], object]]) -> None:
           f"p99 {p99 * 1e3:7.3f} ms   ({len(times)} calls)")
 
 
+def game_calls(games: int) -> dict[str, list[Callable[[], object]]]:
+    """Legal moves, validate and the engine's ValidateMove in every state of simulated
+    games, each state with the move that was played in it."""
+    rng = random.Random(2026)
+    modes = [(mode, n) for mode in dfm.Mode for n in (2, 3, 4)]
+    played = [play_random_game(rng, *modes[i % len(modes)]) for i in range(games)]
+    pairs = [(state, move) for game in played for state, move in zip(game.states, game.moves)]
+    return {
+        "legal_moves": [partial(dfm.legal_moves, state) for state, _ in pairs],
+        "validate": [partial(dfm.validate, state, move) for state, move in pairs],
+        "engine ValidateMove, bytes in -> bytes out": [
+            partial(engine_validate, service_pb2.ValidateMoveRequest(
+                state=convert.state_to_proto(state),
+                move=convert.move_to_proto(move)).SerializeToString())
+            for state, move in pairs],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--passes", type=int, default=5)
+    parser.add_argument("--in-process", action="store_true",
+                        help="skip the latency over gRPC and the gateway")
+    parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     rng = random.Random(2026)
-    boards = [random_board(rng) for _ in range(args.boards)]
-    protos = [BoardSchema().load(b) for b in boards]
-    rules = [board_from_proto(p) for p in protos]
+    batches = [[BoardSchema().load(random_board(rng)) for _ in range(args.boards)]
+               for _ in range(2 + args.passes)]  # the last for the profile
+    paths: dict[str, list[list[Callable[[], object]]]] = {
+        "score_board (with explanations)": [
+            [partial(dfm.score_board, convert.board_from_proto(p)) for p in protos]
+            for protos in batches],
+        "engine ScoreBoard, bytes in -> bytes out": [
+            [partial(engine_score, service_pb2.ScoreBoardRequest(board=p).SerializeToString())
+             for p in protos] for protos in batches],
+    }
+    games = game_calls(args.games)
 
+    cpus = os.sched_getaffinity(0)
+    core = min(cpus)
+    os.sched_setaffinity(0, {core})
+    print(f"throughput, pinned to core {core}; Python {sys.version.split()[0]}")
+    for label, passes in paths.items():
+        throughput(label, passes[:-1], "boards")
+    for label, calls in games.items():
+        throughput(label, [calls] * (1 + args.passes), "calls")
+    if args.profile:
+        for label, passes in paths.items():
+            profile(label, passes[-1])
+        for label, calls in games.items():
+            profile(label, calls)
+    os.sched_setaffinity(0, cpus)
+    if args.in_process:
+        return
+
+    print("\nlatency")
     engine = create_server("127.0.0.1:0")
     engine.server.start()
     address = f"127.0.0.1:{engine.port}"
+    boards = [random_board(rng) for _ in range(args.boards)]
+    protos = [BoardSchema().load(b) for b in boards]
+    rules = [convert.board_from_proto(p) for p in protos]
     try:
-        measure("rules library (score_board)", [lambda b=b: score_board(b) for b in rules])
+        measure("rules library (score_board)", [partial(dfm.score_board, b) for b in rules])
         with GrpcClient(address) as client:
-            dfm = client.downtown_farmers_market
-            measure("engine over gRPC", [lambda p=p: dfm.score_board(p) for p in protos])
+            dfm_client = client.downtown_farmers_market
+            measure("engine over gRPC", [partial(dfm_client.score_board, p) for p in protos])
         gateway = create_app({"ENGINE_ADDRESS": address}).test_client()
         measure("gateway REST (in-process)", [
-            lambda b=b: gateway.post("/v1/downtown-farmers-market/score", json=b)
+            partial(gateway.post, "/v1/downtown-farmers-market/score", json=b)
             for b in boards])
     finally:
         engine.server.stop(0)
