@@ -33,7 +33,8 @@ accept past the limit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import linecache
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -78,10 +79,44 @@ Dump = Callable[[Any], Any]
 @dataclass(frozen=True)
 class Loader:
     """A compiled reader and the deepest nesting of JSON arrays and objects it accepts,
-    counting its own (``None``: any depth)."""
+    counting its own (``None``: any depth). A field read by looking a string up (an
+    enum's names) says so with its ``table``, so the code of its schema does it inline."""
 
     load: Load
     depth: int | None
+    table: Mapping[str, Any] | None = None
+
+
+def table_loader(table: Mapping[str, Any]) -> Loader:
+    """A field that reads a string by looking it up in ``table`` (whose values are not
+    null): any other value, or a string not in it, is refused."""
+    assert all(type(key) is str for key in table) and None not in table.values()
+
+    def load(value: Any) -> Any:
+        try:  # only a str equals a key; a list or object is no key at all
+            return table[value]
+        except (KeyError, TypeError):
+            raise Refused from None
+    return Loader(load, 0, table)
+
+
+def table_dumper(table: Mapping[Any, Any]) -> Dump:
+    """A field written as ``table.get(value)`` (null for null and for what it lacks)."""
+    assert None not in table
+    dump = table.get
+    return _Table(dump, table)
+
+
+class _Table:
+    """A writer that is a table lookup (so its schema's code does it inline)."""
+
+    __slots__ = ("get", "table")
+
+    def __init__(self, get: Dump, table: Mapping[Any, Any]) -> None:
+        self.get, self.table = get, table
+
+    def __call__(self, value: Any) -> Any:
+        return self.get(value)
 
 
 def deeper(depth: int | None, by: int = 1) -> int | None:
@@ -117,6 +152,19 @@ class Compiler:
         self._dumpers: dict[int, Dump] = {}
         self._open: set[int] = set()
         self._keep: list[Any] = []  # what the identities above name stays alive
+        self.sources: dict[str, str] = {}
+        """Each generated function's source, by its file name in tracebacks."""
+
+    def _function(self, code: _Source) -> Callable[[Any], Any]:
+        """The function ``code`` defines; its source kept (``sources``, and for
+        tracebacks)."""
+        text = "\n".join(code.lines) + "\n"
+        filename = f"<compiled {code.name} {len(self.sources)}>"
+        exec(compile(text, filename, "exec"), code.names)  # noqa: S102 (our own source)
+        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+        self.sources[filename] = text
+        function: Callable[[Any], Any] = code.names[code.name]
+        return function
 
     # Reading ----------------------------------------------------------------------------
 
@@ -139,68 +187,140 @@ class Compiler:
         return loader
 
     def _schema_loader(self, schema: ma.Schema, unknown: str) -> Loader:
+        """The code of ``schema.load``: each field in turn, as marshmallow takes them
+        (missing, null, the field's reading and validators; a field the compiler does not
+        know by marshmallow's own ``deserialize``), then unknown keys, the schema's
+        validators and its ``post_load`` hooks."""
+        name = type(schema).__name__
         if schema.many or schema.partial or schema._hooks[VALIDATES]:
-            raise Unsupported(f"{type(schema).__name__}: many, partial or field validators")
-        pre = _hooks(schema, PRE_LOAD, collection_first=True)
-        checks = _hooks(schema, VALIDATES_SCHEMA, collection_first=True)
-        post = _hooks(schema, POST_LOAD, collection_first=True)
-        steps: list[tuple[str, str, Load | None, ma.fields.Field]] = []
+            raise Unsupported(f"{name}: many, partial or field validators")
+        code = _Source(f"load_{name}")
+        kwargs = f"many=False, partial=None, unknown={code.constant(unknown)}"
+        code.add(f"def {code.name}(original):",
+                 "    if type(original) is not dict:",
+                 "        raise Refused",
+                 "    data = original")
+        for hook, pass_original in _hooks(schema, PRE_LOAD, collection_first=True):
+            call = code.constant(hook)
+            code.add(f"    data = {call}(data{', original' if pass_original else ''}, {kwargs})",
+                     "    if type(data) is not dict:",
+                     "        raise Refused")
+        code.add("    out = {}")
         depth: int | None = 1
+        known = []
         for attr_name, field in schema.load_fields.items():
             data_key = field.data_key if field.data_key is not None else attr_name
             target = field.attribute or attr_name
             if "." in target:
-                raise Unsupported(f"{type(schema).__name__}.{attr_name}: a dotted attribute")
-            try:
-                loader: Loader | None = self.field_loader(field)
-            except Unsupported:
-                loader = None
-            steps.append((data_key, target, loader.load if loader else None, field))
-            field_depth = loader.depth if loader else None
+                raise Unsupported(f"{name}.{attr_name}: a dotted attribute")
+            known.append(data_key)
+            field_depth = self._load_field(code, field, repr(data_key), repr(target))
             depth = None if depth is None or field_depth is None else max(depth, 1 + field_depth)
-        known = frozenset(data_key for data_key, _, _, _ in steps)
-        fields = tuple((data_key, target, load, field.required, field.load_default, field)
-                       for data_key, target, load, field in steps)
-        kwargs = {"many": False, "partial": None, "unknown": unknown}
+        if unknown != ma.EXCLUDE:
+            code.add(f"    if not {code.constant(frozenset(known))}.issuperset(data):")
+            if unknown == ma.RAISE:
+                code.add("        raise Refused")
+            else:  # INCLUDE: the other keys as they are
+                code.add("        for key in data:",
+                         f"            if key not in {code.constant(frozenset(known))}:",
+                         "                out[key] = data[key]")
+        for check, pass_original in _hooks(schema, VALIDATES_SCHEMA, collection_first=True):
+            code.add(f"    {code.constant(check)}(out{', original' if pass_original else ''}, "
+                     f"{kwargs})")
+        for hook, pass_original in _hooks(schema, POST_LOAD, collection_first=True):
+            code.add(f"    out = {code.constant(hook)}(out{', original' if pass_original else ''}, "
+                     f"{kwargs})")
+        code.add("    return out")
+        return Loader(self._function(code), depth)
 
-        def load(value: Any) -> Any:
-            if type(value) is not dict:
-                raise Refused
-            data = value
-            for hook, pass_original in pre:
-                data = hook(data, value, **kwargs) if pass_original else hook(data, **kwargs)
-                if type(data) is not dict:
-                    raise Refused
-            out: dict[str, Any] = {}
-            for data_key, target, field_load, required, default, field in fields:
-                raw = data.get(data_key, MISSING)
-                if field_load is None:  # marshmallow's own field, missing values too
-                    loaded = field.deserialize(raw, data_key, data)
-                    if loaded is not MISSING:
-                        out[target] = loaded
-                elif raw is not MISSING:
-                    out[target] = field_load(raw)
-                elif required:
-                    raise Refused
-                elif default is not MISSING:
-                    out[target] = default() if callable(default) else default
-            if not known.issuperset(data):
-                if unknown == ma.RAISE:
-                    raise Refused
-                if unknown == ma.INCLUDE:
-                    for name in data:
-                        if name not in known:
-                            out[name] = data[name]
-            for check, pass_original in checks:
-                if pass_original:
-                    check(out, value, **kwargs)
-                else:
-                    check(out, **kwargs)
-            result: Any = out
-            for hook, pass_original in post:
-                result = hook(result, value, **kwargs) if pass_original else hook(result, **kwargs)
-            return result
-        return Loader(load, depth)
+    def _load_field(self, code: _Source, field: ma.fields.Field, key: str, target: str
+                    ) -> int | None:
+        """The code that loads one field of ``data`` into ``out``; the depth it accepts."""
+        try:
+            loader = self.field_loader(field)
+        except Unsupported:  # marshmallow's own field, missing values too
+            call = code.constant(field)
+            code.add(f"    loaded = {call}.deserialize(data.get({key}, MISSING), {key}, data)",
+                     "    if loaded is not MISSING:",
+                     f"        out[{target}] = loaded")
+            return None
+        code.add(f"    value = data.get({key}, MISSING)",
+                 "    if value is not MISSING:")
+        inline = self._inline_load(code, field, loader)
+        if inline is None:
+            code.add(f"        out[{target}] = {code.constant(loader.load)}(value)")
+        elif field.allow_none:
+            checks, result = inline
+            code.add("        if value is None:",
+                     f"            out[{target}] = None",
+                     "        else:",
+                     *(f"            {line}" for line in checks),
+                     f"            out[{target}] = {result}")
+        else:
+            checks, result = inline
+            code.add(*(f"        {line}" for line in checks),
+                     f"        out[{target}] = {result}")
+        if field.required:
+            code.add("    else:",
+                     "        raise Refused")
+        elif field.load_default is not MISSING:
+            default = code.constant(field.load_default)
+            code.add("    else:",
+                     f"        out[{target}] = {default}()" if callable(field.load_default)
+                     else f"        out[{target}] = {default}")
+        return loader.depth
+
+    def _inline_load(self, code: _Source, field: ma.fields.Field, loader: Loader
+                     ) -> tuple[list[str], str] | None:
+        """Lines that check ``value`` (not null) and the expression it loads to, for a
+        field simple enough to read inline; else None (its loader is called)."""
+        checks = self._inline_item(code, field, loader, "value")
+        if checks is not None:
+            return checks
+        if type(field) is ma.fields.List and not field.validators:
+            inner: ma.fields.Field = field.inner  # type: ignore[attr-defined]
+            item = self.field_loader(inner)
+            if inner.allow_none:
+                return None
+            if item.table is not None and not inner.validators:
+                table = code.constant(item.table)
+                return (["if type(value) is not list:",
+                         "    raise Refused",
+                         "try:",
+                         f"    loaded = [{table}[each] for each in value]",
+                         "except (KeyError, TypeError):",
+                         "    raise Refused from None"], "loaded")
+            each = self._inline_item(code, inner, item, "each")
+            if each is not None and each[1] == "each" and len(each[0]) == 2:
+                condition = each[0][0].removeprefix("if ").removesuffix(":")
+                return ([f"if type(value) is not list or any({condition} for each in value):",
+                         "    raise Refused"], "list(value)")
+        return None
+
+    def _inline_item(self, code: _Source, field: ma.fields.Field, loader: Loader, name: str
+                     ) -> tuple[list[str], str] | None:
+        """Inline lines for a string, a whole number (in a range) or a table lookup."""
+        if _own(field, "compiled_load") is not None:
+            core = self.deserializer(field)
+            if core.table is None or field.validators:
+                return None
+            table = code.constant(core.table)
+            return ([f"loaded = {table}.get({name}) if type({name}) is str else None",
+                     "if loaded is None:",
+                     "    raise Refused"], "loaded")
+        kind = type(field)
+        validators = list(field.validators)
+        if kind is ma.fields.String and not validators:
+            return ([f"if type({name}) is not str:", "    raise Refused"], name)
+        if kind is ma.fields.Integer and not field.as_string:  # type: ignore[attr-defined]
+            if not validators:
+                return ([f"if type({name}) is not int:", "    raise Refused"], name)
+            bounds = _inclusive_range(validators)
+            if bounds is not None:
+                low, high = bounds
+                return ([f"if type({name}) is not int or not {low} <= {name} <= {high}:",
+                         "    raise Refused"], name)
+        return None
 
     def field_loader(self, field: ma.fields.Field) -> Loader:
         """``field.deserialize(value)`` for a value that is present: null where the field
@@ -215,7 +335,8 @@ class Compiler:
 
             def load(value: Any) -> Any:
                 return None if value is None else inner(value)
-        return Loader(load, core.depth)
+        plain_lookup = core.table is not None and load is core.load
+        return Loader(load, core.depth, core.table if plain_lookup else None)
 
     def deserializer(self, field: ma.fields.Field, as_class: type | None = None) -> Loader:
         """``field._deserialize`` (of ``as_class``, a stock class the field extends, when
@@ -244,17 +365,15 @@ class Compiler:
         validators = list(field.validators)
         if not validators:
             return load
-        if (load is _load_integer and len(validators) == 1
-                and type(validators[0]) is ma.validate.Range):
-            check = validators[0]
-            low, high = check.min, check.max
-            if (check.min_inclusive and check.max_inclusive and isinstance(low, int)
-                    and isinstance(high, int)):
-                def load_in_range(value: Any) -> Any:
-                    if type(value) is int and low <= value <= high:
-                        return value
-                    raise Refused
-                return load_in_range
+        bounds = _inclusive_range(validators)
+        if load is _load_integer and bounds is not None:
+            low, high = bounds
+
+            def load_in_range(value: Any) -> Any:
+                if type(value) is int and low <= value <= high:
+                    return value
+                raise Refused
+            return load_in_range
         validate = ma.validate.And(*validators)
 
         def load_validated(value: Any) -> Any:
@@ -265,9 +384,17 @@ class Compiler:
 
     def _list_loader(self, field: ma.fields.List) -> Loader:
         item = self.field_loader(field.inner)
-        item_load = item.load
+        item_load, table = item.load, item.table
 
-        if item_load is _load_string:
+        if table is not None and not field.inner.allow_none and not field.inner.validators:
+            def load(value: Any) -> Any:
+                if type(value) is not list:
+                    raise Refused
+                try:
+                    return [table[each] for each in value]
+                except (KeyError, TypeError):
+                    raise Refused from None
+        elif item_load is _load_string:
             def load(value: Any) -> Any:
                 if type(value) is not list or any(type(each) is not str for each in value):
                     raise Refused
@@ -282,9 +409,22 @@ class Compiler:
     def _dict_loader(self, field: ma.fields.Dict) -> Loader:
         if field.key_field is None and field.value_field is None:
             return Loader(_load_mapping, None)
-        keys = self.field_loader(field.key_field).load if field.key_field else None
+        key_loader = self.field_loader(field.key_field) if field.key_field else None
+        keys = key_loader.load if key_loader else None
+        table = key_loader.table if key_loader else None
         values = self.field_loader(field.value_field) if field.value_field else None
         value_load = values.load if values else None
+
+        if table is not None and value_load is not None:
+            def load_looked_up(value: Any) -> Any:
+                if type(value) is not dict:
+                    raise Refused
+                try:  # every key first, as marshmallow
+                    new_keys = {k: table[k] for k in value}
+                except (KeyError, TypeError):
+                    raise Refused from None
+                return {new_keys[k]: value_load(v) for k, v in value.items()}
+            return Loader(load_looked_up, deeper(values.depth) if values else None)
 
         def load(value: Any) -> Any:
             if type(value) is not dict:
@@ -322,58 +462,104 @@ class Compiler:
         return dump
 
     def _schema_dumper(self, schema: ma.Schema) -> Dump:
+        """The code of ``schema.dump``: its ``pre_dump`` hooks, then each field's value
+        as the schema's accessor finds it (for a dict, a protobuf message or anything
+        else: three copies of the fields' code), its ``dump_default`` when missing, and
+        the field's writing (a field the compiler does not know: marshmallow's own
+        ``serialize``, its result held to plain JSON), then ``post_dump`` hooks."""
+        name = type(schema).__name__
         if schema.many:
-            raise Unsupported(f"{type(schema).__name__}: many")
-        pre = _hooks(schema, PRE_DUMP, collection_first=False)
-        post = _hooks(schema, POST_DUMP, collection_first=False)
-        accessor = schema.get_attribute
-        custom = type(schema).get_attribute is not ma.Schema.get_attribute
-        steps = []
+            raise Unsupported(f"{name}: many")
+        code = _Source(f"dump_{name}")
+        code.add(f"def {code.name}(obj):",
+                 "    original = obj")
+        for hook, pass_original in _hooks(schema, PRE_DUMP, collection_first=False):
+            code.add(f"    obj = {code.constant(hook)}(obj{', original' if pass_original else ''}, "
+                     "many=False)")
+        code.add("    out = {}")
+        fields = []
         for attr_name, field in schema.dump_fields.items():
             data_key = field.data_key if field.data_key is not None else attr_name
-            name = field.attribute or attr_name
+            found = field.attribute or attr_name
             try:
-                if (not field._CHECK_ATTRIBUTE or "." in name
+                if (not field._CHECK_ATTRIBUTE or "." in found
                         or _overrides(field, "serialize", "get_value")):
                     raise Unsupported("the field's own serialize")
-                serialize: Dump | None = self.serializer(field)
+                write: str | None = self._inline_dump(code, field)
             except Unsupported:
-                serialize = None
-            steps.append((data_key, attr_name, name, serialize, field.dump_default, field))
-        fields = tuple(steps)
+                write = None
+            fields.append((repr(data_key), attr_name, repr(found), write, field))
+        accessor = code.constant(schema.get_attribute)
+        if type(schema).get_attribute is not ma.Schema.get_attribute:
+            self._dump_fields(code, fields, accessor, f"{accessor}(obj, {{found}}, MISSING)", "    ")
+        else:
+            code.add("    if type(obj) is dict:")
+            self._dump_fields(code, fields, accessor, "obj.get({found}, MISSING)", "        ",
+                              f"getattr(obj, {{found}}, MISSING)")
+            code.add(f"    elif isinstance(obj, Message) and not {code.constant(_indexable)}(type(obj)):")
+            self._dump_fields(code, fields, accessor, "getattr(obj, {found}, MISSING)", "        ")
+            code.add("    else:")
+            self._dump_fields(code, fields, accessor,
+                              f"{code.constant(get_value)}(obj, {{found}}, MISSING)", "        ")
+        for hook, pass_original in _hooks(schema, POST_DUMP, collection_first=False):
+            code.add(f"    out = {code.constant(hook)}(out{', original' if pass_original else ''}, "
+                     "many=False)")
+        code.add("    return out")
+        return self._function(code)
 
-        def dump(obj: Any) -> Any:
-            original = obj
-            for hook, pass_original in pre:
-                obj = hook(obj, original, many=False) if pass_original else hook(obj, many=False)
-            out: dict[str, Any] = {}
-            is_dict = type(obj) is dict
-            is_message = isinstance(obj, Message) and not _indexable(type(obj))
-            for data_key, attr_name, name, serialize, default, field in fields:
-                if serialize is None:  # marshmallow's own field
-                    value = field.serialize(attr_name, obj, accessor=accessor)
-                    if value is not MISSING:
-                        out[data_key] = plain(value)
-                    continue
-                if custom:
-                    value = accessor(obj, name, MISSING)
-                elif is_dict:
-                    value = obj[name] if name in obj else getattr(obj, name, MISSING)
-                elif is_message:
-                    value = getattr(obj, name, MISSING)
-                else:
-                    value = get_value(obj, name, MISSING)
-                if value is MISSING:
-                    value = default() if callable(default) else default
-                    if value is MISSING:
-                        continue
-                out[data_key] = serialize(value)
-            result: Any = out
-            for hook, pass_original in post:
-                result = (hook(result, original, many=False) if pass_original
-                          else hook(result, many=False))
-            return result
-        return dump
+    def _dump_fields(self, code: _Source, fields: list[tuple[str, str, str, str | None, Any]],
+                     accessor: str, access: str, indent: str, fallback: str | None = None
+                     ) -> None:
+        for data_key, attr_name, found, write, field in fields:
+            if write is None:
+                code.add(f"{indent}value = {code.constant(field)}.serialize({attr_name!r}, obj, "
+                         f"accessor={accessor})",
+                         f"{indent}if value is not MISSING:",
+                         f"{indent}    out[{data_key}] = {code.constant(plain)}(value)")
+                continue
+            code.add(f"{indent}value = {access.format(found=found)}")
+            if fallback:  # a dict without the key: the attribute, as marshmallow's accessor
+                code.add(f"{indent}if value is MISSING:",
+                         f"{indent}    value = {fallback.format(found=found)}")
+            default = field.dump_default
+            if default is MISSING:
+                code.add(f"{indent}if value is not MISSING:",
+                         f"{indent}    out[{data_key}] = {write.format(v='value')}")
+                continue
+            code.add(f"{indent}if value is MISSING:",
+                     f"{indent}    value = {code.constant(default)}"
+                     + ("()" if callable(default) else ""),
+                     f"{indent}if value is not MISSING:",
+                     f"{indent}    out[{data_key}] = {write.format(v='value')}")
+
+    def _inline_dump(self, code: _Source, field: ma.fields.Field) -> str:
+        """An expression that writes ``{v}`` as the field's ``_serialize`` does."""
+        own = _own(field, "compiled_dump")
+        if own is not None:
+            written = self.serializer(field)
+            if isinstance(written, _Table):
+                return f"{code.constant(written.table)}.get({{v}})"
+            return f"{code.constant(written)}({{v}})"
+        kind = type(field)
+        if kind is ma.fields.String:
+            return f"({{v}} if type({{v}}) is str else {code.constant(_dump_string)}({{v}}))"
+        if kind is ma.fields.Integer and not field.as_string:  # type: ignore[attr-defined]
+            return f"({{v}} if type({{v}}) is int else {code.constant(_dump_integer)}({{v}}))"
+        if kind is ma.fields.Boolean:
+            true, false = (field._serialize(value, None, None) for value in (True, False))
+            return (f"({code.constant(true)} if {{v}} is True else {code.constant(false)} "
+                    f"if {{v}} is False else {code.constant(_boolean_dumper(field))}({{v}}))")  # type: ignore[arg-type]
+        if kind is ma.fields.List:
+            item = self.serializer(field.inner)  # type: ignore[attr-defined]
+            if isinstance(item, _Table):
+                return (f"(None if {{v}} is None else "
+                        f"[{code.constant(item.table)}.get(each) for each in {{v}}])")
+        if kind is ma.fields.Nested:
+            schema = field.schema  # type: ignore[attr-defined]
+            if schema.many or field.many:  # type: ignore[attr-defined]
+                raise Unsupported("a Nested field of many")
+            return f"(None if {{v}} is None else {code.constant(self.schema_dumper(schema))}({{v}}))"
+        return f"{code.constant(self.serializer(field))}({{v}})"
 
     def serializer(self, field: ma.fields.Field, as_class: type | None = None) -> Dump:
         """``field._serialize(value, ...)`` (of ``as_class``, a stock class the field
@@ -393,6 +579,12 @@ class Compiler:
             item = self.serializer(field.inner)  # type: ignore[attr-defined]
             if item is _dump_string:
                 return _dump_string_list
+            if isinstance(item, _Table):
+                get = item.get
+
+                def dump_looked_up(value: Any) -> Any:
+                    return None if value is None else [get(each) for each in value]
+                return dump_looked_up
 
             def dump_list(value: Any) -> Any:
                 return None if value is None else [item(each) for each in value]
@@ -424,6 +616,38 @@ class Compiler:
                 return {new_keys[k]: v for k, v in value.items() if k in new_keys}
             return {new_keys[k]: values(v) for k, v in value.items()}
         return dump
+
+
+def _inclusive_range(validators: list[Any]) -> tuple[int, int] | None:
+    """A whole-number field's one validator as its bounds, if it is an inclusive Range."""
+    if len(validators) == 1 and type(validators[0]) is ma.validate.Range:
+        check = validators[0]
+        if (check.min_inclusive and check.max_inclusive and type(check.min) is int
+                and type(check.max) is int):
+            return check.min, check.max
+    return None
+
+
+class _Source:
+    """A function's source being written, and the values its names stand for."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.lines: list[str] = []
+        self.names: dict[str, Any] = {"MISSING": MISSING, "Refused": Refused,
+                                      "Message": Message}
+
+    def add(self, *lines: str) -> None:
+        self.lines.extend(lines)
+
+    def constant(self, value: Any) -> str:
+        """A name the code can use for ``value``."""
+        for name, known in self.names.items():
+            if known is value:
+                return name
+        name = f"k{len(self.names)}"
+        self.names[name] = value
+        return name
 
 
 _INDEXABLE: dict[type, bool] = {}

@@ -23,7 +23,7 @@ from google.protobuf.message import Message
 
 from tabletop_rules.problems import quoted, shortened
 
-from .compiled import Compiler, Dump, Loader, Refused
+from .compiled import Compiler, Dump, Loader, Refused, table_dumper, table_loader
 
 INT32_MAX = 2**31 - 1
 INT32_MIN = -(2**31)
@@ -74,18 +74,10 @@ class ProtoEnum(ma.fields.Field):
         return self.by_number.get(value) if value is not None else None
 
     def compiled_load(self, compiler: Compiler) -> Loader:
-        by_name = self.by_name
-
-        def load(value: Any) -> int:
-            try:  # only a str equals a name; a list or object is no key at all
-                return by_name[value]
-            except (KeyError, TypeError):
-                raise Refused from None
-        return Loader(load, 0)
+        return table_loader(self.by_name)
 
     def compiled_dump(self, compiler: Compiler) -> Dump:
-        by_number = self.by_number
-        return lambda value: None if value is None else by_number.get(value)
+        return table_dumper(self.by_number)
 
 
 def _upper_snake(camel: str) -> str:

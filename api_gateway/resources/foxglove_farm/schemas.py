@@ -178,14 +178,14 @@ class TownTileSchema(ma.Schema):
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> town_pb2.Tile:
-        tile = town_pb2.Tile(row=data["row"], col=data["col"])
+        fields = {"row": data["row"], "col": data["col"]}  # one constructor call: faster
         if "building" in data:
-            tile.building = data["building"]
+            fields["building"] = data["building"]
         if "trail" in data:
-            tile.trail.sides.extend(data["trail"])
+            fields["trail"] = {"sides": data["trail"]}  # present even with no sides
         if data.get("goods") is not None:
-            tile.goods.CopyFrom(data["goods"])
-        return tile
+            fields["goods"] = data["goods"]
+        return town_pb2.Tile(**fields)
 
     @ma.pre_dump
     def from_proto(self, tile: town_pb2.Tile, **kwargs: Any) -> dict[str, Any]:
