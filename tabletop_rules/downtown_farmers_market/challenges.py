@@ -1,10 +1,16 @@
 """The seven Challenge types, and how each one judges a line.
 
 Each type is a small frozen dataclass with ``points`` (the number on the wooden crate)
-and an ``evaluate`` method that reads the ingredient counts of one row or column and
-returns a :class:`LineVerdict` carrying the points, a player-readable explanation and
-the ruling applied. This module is the one place to look for "how is a Majority
-challenge scored?".
+and a ``judge`` method that reads the tally of one row or column (how many of each
+ingredient it shows: :data:`.model.Tally`) and returns a :class:`LineVerdict` carrying
+the points, a player-readable explanation and the ruling applied; ``evaluate`` does the
+same from a ``Counter`` of ingredients. This module is the one place to look for "how is a
+Majority challenge scored?".
+
+A verdict depends only on the challenge and the few counts it reads, which recur from
+board to board: ``judge`` picks those counts out of the tally, and the type's
+``_explain`` formats the verdict they make, once, remembering the last
+:data:`REMEMBERED_VERDICTS` it made.
 """
 
 from __future__ import annotations
@@ -12,12 +18,18 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import mul
 from typing import Protocol
 
 from ..problems import quantity
-from .model import INGREDIENTS, Ingredient
+from .model import INGREDIENTS, Ingredient, Tally
 
 Counts = Counter[Ingredient]
+
+REMEMBERED_VERDICTS = 4096
+"""Verdicts each Challenge type keeps, the least recently used dropped first."""
+
+_remembered = lru_cache(maxsize=REMEMBERED_VERDICTS, typed=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +42,7 @@ class LineVerdict:
     rule: str
 
 
-def _names(ingredients: tuple[Ingredient, ...] | list[Ingredient], conjunction: str = "and"
-           ) -> str:
+def _names(ingredients: tuple[Ingredient, ...], conjunction: str = "and") -> str:
     names = [i.value for i in ingredients]
     if len(names) <= 1:
         return "".join(names)
@@ -48,6 +59,10 @@ def _verdict(met: bool, points_if_met: int, reason: str, rule: str) -> LineVerdi
     return LineVerdict(met, earned, f"{reason}: {outcome}", rule)
 
 
+def _tally(counts: Counts) -> tuple[int, ...]:
+    return tuple(counts[i] for i in INGREDIENTS)
+
+
 class Challenge(Protocol):
     """What every Challenge type offers."""
 
@@ -61,13 +76,29 @@ class Challenge(Protocol):
         """The contract's ``type`` name for this challenge."""
         ...
 
-    def evaluate(self, counts: Counts) -> LineVerdict:
+    def judge(self, tally: Tally) -> LineVerdict:
         """Judge one line from how many of each ingredient it shows."""
         ...
 
+    def evaluate(self, counts: Counts) -> LineVerdict:
+        """:meth:`judge`, the line's ingredients counted in a ``Counter``."""
+        ...
+
+
+class _Judged:
+    """What every type shares: :meth:`evaluate` in terms of the type's own ``judge``."""
+
+    __slots__ = ()
+
+    def judge(self, tally: Tally) -> LineVerdict:
+        raise NotImplementedError
+
+    def evaluate(self, counts: Counts) -> LineVerdict:
+        return self.judge(_tally(counts))
+
 
 @dataclass(frozen=True, slots=True)
-class ExactCount:
+class ExactCount(_Judged):
     """Each illustrated ingredient exactly as many times as shown; others ignored (DFM-R2)."""
 
     counts: tuple[tuple[Ingredient, int], ...]
@@ -75,19 +106,25 @@ class ExactCount:
     kind = "exact_count"
     rule = "DFM-R2"
 
-    def evaluate(self, counts: Counts) -> LineVerdict:
-        wrong = [(i, n) for i, n in self.counts if counts[i] != n]
-        wanted = ", ".join(f"{i.value} exactly {_times(n)}" for i, n in self.counts)
+    def judge(self, tally: Tally) -> LineVerdict:
+        seen = tuple([tally[INGREDIENTS.index(i)] for i, _ in self.counts])
+        return self._explain(self.counts, self.points, seen)
+
+    @staticmethod
+    @_remembered
+    def _explain(counts: tuple[tuple[Ingredient, int], ...], points: int,
+                 seen: tuple[int, ...]) -> LineVerdict:
+        wanted = ", ".join(f"{i.value} exactly {_times(n)}" for i, n in counts)
+        wrong = [(i, have) for (i, n), have in zip(counts, seen) if have != n]
         if wrong:
-            seen = ", ".join(f"{i.value} appears {_times(counts[i])}" if counts[i]
-                             else f"there is no {i.value}" for i, _ in wrong)
-            reason = f"Needs {wanted}; {seen}"
-            return _verdict(False, self.points, reason, self.rule)
-        return _verdict(True, self.points, f"Needs {wanted}, and so it is", self.rule)
+            found = ", ".join(f"{i.value} appears {_times(have)}" if have
+                              else f"there is no {i.value}" for i, have in wrong)
+            return _verdict(False, points, f"Needs {wanted}; {found}", ExactCount.rule)
+        return _verdict(True, points, f"Needs {wanted}, and so it is", ExactCount.rule)
 
 
 @dataclass(frozen=True, slots=True)
-class Forbidden:
+class Forbidden(_Judged):
     """None of the illustrated ingredients may appear (DFM-R6)."""
 
     ingredients: tuple[Ingredient, ...]
@@ -95,18 +132,24 @@ class Forbidden:
     kind = "forbidden"
     rule = "DFM-R6"
 
-    def evaluate(self, counts: Counts) -> LineVerdict:
-        present = [i for i in self.ingredients if counts[i]]
+    def judge(self, tally: Tally) -> LineVerdict:
+        seen = tuple([tally[INGREDIENTS.index(i)] for i in self.ingredients])
+        return self._explain(self.ingredients, self.points, seen)
+
+    @staticmethod
+    @_remembered
+    def _explain(ingredients: tuple[Ingredient, ...], points: int, seen: tuple[int, ...]
+                 ) -> LineVerdict:
+        shown = _names(ingredients, "or")
+        present = [(i, n) for i, n in zip(ingredients, seen) if n]
         if present:
-            found = ", ".join(f"{i.value} appears {_times(counts[i])}" for i in present)
-            return _verdict(False, self.points, f"No {_names(self.ingredients, 'or')} allowed; {found}",
-                            self.rule)
-        return _verdict(True, self.points, f"No {_names(self.ingredients, 'or')} on the line",
-                        self.rule)
+            found = ", ".join(f"{i.value} appears {_times(n)}" for i, n in present)
+            return _verdict(False, points, f"No {shown} allowed; {found}", Forbidden.rule)
+        return _verdict(True, points, f"No {shown} on the line", Forbidden.rule)
 
 
 @dataclass(frozen=True, slots=True)
-class ExactCountAny:
+class ExactCountAny(_Judged):
     """Some ingredient of the player's choice appears exactly ``count`` times (DFM-R3)."""
 
     count: int
@@ -114,19 +157,24 @@ class ExactCountAny:
     kind = "exact_count_any"
     rule = "DFM-R3"
 
-    def evaluate(self, counts: Counts) -> LineVerdict:
-        chosen = [i for i in INGREDIENTS if counts[i] == self.count]
-        wanted = f"One ingredient of your choice exactly {_times(self.count)}"
+    def judge(self, tally: Tally) -> LineVerdict:
+        chosen = tuple([i for i, n in zip(INGREDIENTS, tally) if n == self.count])
+        return self._explain(self.count, self.points, chosen)
+
+    @staticmethod
+    @_remembered
+    def _explain(count: int, points: int, chosen: tuple[Ingredient, ...]) -> LineVerdict:
+        wanted = f"One ingredient of your choice exactly {_times(count)}"
         if chosen:
-            return _verdict(True, self.points, f"{wanted}; {_names(chosen)} "
-                            f"appear{'s' if len(chosen) == 1 else ''} {_times(self.count)}",
-                            self.rule)
-        return _verdict(False, self.points, f"{wanted}; no ingredient appears "
-                        f"{_times(self.count)}", self.rule)
+            return _verdict(True, points, f"{wanted}; {_names(chosen)} "
+                            f"appear{'s' if len(chosen) == 1 else ''} {_times(count)}",
+                            ExactCountAny.rule)
+        return _verdict(False, points, f"{wanted}; no ingredient appears {_times(count)}",
+                        ExactCountAny.rule)
 
 
 @dataclass(frozen=True, slots=True)
-class ExactTotal:
+class ExactTotal(_Judged):
     """Exactly ``count`` ingredients on the line in all, repeats counted (DFM-R4)."""
 
     count: int
@@ -134,31 +182,39 @@ class ExactTotal:
     kind = "exact_total"
     rule = "DFM-R4"
 
-    def evaluate(self, counts: Counts) -> LineVerdict:
-        total = sum(counts.values())
-        return _verdict(total == self.count, self.points,
-                        f"Needs exactly {self.count} ingredients in all; the line holds {total}",
-                        self.rule)
+    def judge(self, tally: Tally) -> LineVerdict:
+        return self._explain(self.count, self.points, sum(tally))
+
+    @staticmethod
+    @_remembered
+    def _explain(count: int, points: int, total: int) -> LineVerdict:
+        return _verdict(total == count, points,
+                        f"Needs exactly {count} ingredients in all; the line holds {total}",
+                        ExactTotal.rule)
 
 
 @dataclass(frozen=True, slots=True)
-class OneOfEach:
+class OneOfEach(_Judged):
     """All six ingredients at least once (DFM-R5)."""
 
     points: int
     kind = "one_of_each"
     rule = "DFM-R5"
 
-    def evaluate(self, counts: Counts) -> LineVerdict:
-        missing = [i for i in INGREDIENTS if not counts[i]]
+    def judge(self, tally: Tally) -> LineVerdict:
+        return self._explain(self.points, tuple([i for i, n in zip(INGREDIENTS, tally) if not n]))
+
+    @staticmethod
+    @_remembered
+    def _explain(points: int, missing: tuple[Ingredient, ...]) -> LineVerdict:
         if missing:
-            return _verdict(False, self.points, f"Needs all six ingredients; {_names(missing)} "
-                            f"{'is' if len(missing) == 1 else 'are'} missing", self.rule)
-        return _verdict(True, self.points, "All six ingredients appear", self.rule)
+            return _verdict(False, points, f"Needs all six ingredients; {_names(missing)} "
+                            f"{'is' if len(missing) == 1 else 'are'} missing", OneOfEach.rule)
+        return _verdict(True, points, "All six ingredients appear", OneOfEach.rule)
 
 
 @dataclass(frozen=True, slots=True)
-class Majority:
+class Majority(_Judged):
     """The shown ingredient strictly more often than each other one; a tie is none (DFM-R1)."""
 
     ingredient: Ingredient
@@ -166,16 +222,30 @@ class Majority:
     kind = "majority"
     rule = "DFM-R1"
 
-    def evaluate(self, counts: Counts) -> LineVerdict:
-        mine = counts[self.ingredient]
-        rival, rival_count = max(((i, counts[i]) for i in INGREDIENTS if i != self.ingredient),
-                                 key=lambda pair: pair[1])
-        name = self.ingredient.value
-        if mine > rival_count:
+    def judge(self, tally: Tally) -> LineVerdict:
+        at = INGREDIENTS.index(self.ingredient)
+        mine, most = tally[at], max(tally)
+        if mine == most and tally.count(most) == 1:  # more than any other
+            return self._explain(self.ingredient, self.points, mine, None, 0)
+        if mine == 0:
+            return self._explain(self.ingredient, self.points, 0, self.ingredient, 0)
+        first = tally.index(most)  # the rival: the first other ingredient seen most often
+        rival = INGREDIENTS[tally.index(most, at + 1) if first == at else first]
+        return self._explain(self.ingredient, self.points, mine, rival, most)
+
+    @staticmethod
+    @_remembered
+    def _explain(ingredient: Ingredient, points: int, mine: int, rival: Ingredient | None,
+                 rival_count: int) -> LineVerdict:
+        """``rival`` is None when the ingredient has the majority, the ingredient itself
+        when it is not on the line, otherwise the first other ingredient seen most
+        often, ``rival_count`` times."""
+        name = ingredient.value
+        if rival is None:
             reason = (f"A majority of {name}: {name} appears {_times(mine)}, "
                       f"more than any other ingredient")
-            return _verdict(True, self.points, reason, self.rule)
-        if mine == 0:
+            return _verdict(True, points, reason, Majority.rule)
+        if rival is ingredient:
             reason = f"A majority of {name}: there is no {name} on the line"
         elif mine == rival_count:
             reason = (f"A majority of {name}: {name} and {rival.value} both appear "
@@ -183,11 +253,11 @@ class Majority:
         else:
             reason = (f"A majority of {name}: {name} appears {_times(mine)} but "
                       f"{rival.value} {_times(rival_count)}")
-        return _verdict(False, self.points, reason, self.rule)
+        return _verdict(False, points, reason, Majority.rule)
 
 
 @dataclass(frozen=True, slots=True)
-class PerSet:
+class PerSet(_Judged):
     """``points`` for each set formed; each ingredient in at most one set (DFM-R7).
 
     A set of one ingredient is the rulebook's "1 point per bread". Where several sets are
@@ -199,39 +269,69 @@ class PerSet:
     kind = "per_set"
     rule = "DFM-R7"
 
-    def evaluate(self, counts: Counts) -> LineVerdict:
-        formed = most_sets(self.sets, counts)
-        shown = " or ".join("+".join(i.value for i in s) for s in self.sets)
-        reason = f"{quantity(self.points, 'point')} per {shown}; {quantity(formed, 'set')} formed"
-        return _verdict(formed > 0, self.points * formed, reason, self.rule)
+    def judge(self, tally: Tally) -> LineVerdict:
+        return self._explain(self.sets, self.points, most_sets(self.sets, tally))
+
+    @staticmethod
+    @_remembered
+    def _explain(sets: tuple[tuple[Ingredient, ...], ...], points: int, formed: int
+                 ) -> LineVerdict:
+        shown = " or ".join("+".join(i.value for i in s) for s in sets)
+        reason = f"{quantity(points, 'point')} per {shown}; {quantity(formed, 'set')} formed"
+        return _verdict(formed > 0, points * formed, reason, PerSet.rule)
 
 
-def most_sets(sets: tuple[tuple[Ingredient, ...], ...], counts: Counts) -> int:
-    """The most disjoint sets the counts can form, choosing among the shown sets (DFM-R7).
+def most_sets(sets: tuple[tuple[Ingredient, ...], ...], counts: Counts | Tally) -> int:
+    """The most disjoint sets the counts (a ``Counter`` or a tally) can form, choosing
+    among the shown sets (DFM-R7)."""
+    have = _tally(counts) if isinstance(counts, Counter) else tuple(counts)
+    if min(have) < 0:  # a Counter may hold one: less than none is none to form sets from
+        have = tuple(max(n, 0) for n in have)
+    return _most_sets(sets, have)
 
-    Dynamic programming over what is left of the line: a line holds at most 12
+
+@lru_cache(maxsize=4096)
+def _most_sets(sets: tuple[tuple[Ingredient, ...], ...], have: tuple[int, ...]) -> int:
+    """Dynamic programming over what is left of the line: a line holds at most 12
     ingredients, so at most 3^6 = 729 distinct remainders exist, and each is tried once
     against each distinct set. That is a few thousand steps however the sets are chosen
     (the recursion is at most 12 deep: every set takes at least one ingredient).
+
+    Counts are packed into one int (:func:`_packing`), so that "does this set fit in what
+    is left?" is three operations on ints: with every guard bit set, subtracting the set
+    clears the guard of each ingredient it needs more of than is left.
     """
-    needs = {tuple(Counter(s).get(i, 0) for i in INGREDIENTS) for s in sets if s}
-    # A set that holds another shown set is never the better choice: drop it.
-    smallest = {n for n in needs
-                if not any(m != n and all(a <= b for a, b in zip(m, n)) for m in needs)}
-    return _most_sets(tuple(sorted(smallest)), tuple(counts[i] for i in INGREDIENTS))
+    unit, units, guard = _packing(max(*have, *map(len, sets)).bit_length() + 1)
+    line = sum(map(mul, have, units))
+    needs = {sum(map(unit.__getitem__, s)) for s in sets if s}
+    # A set the line cannot hold never forms, and one that holds another shown set is
+    # never the better choice: drop both.
+    usable = [n for n in needs if (line | guard) - n & guard == guard
+              and not any(m != n and (n | guard) - m & guard == guard for m in needs)]
+    if len(usable) == 1:  # no choice to make: as many as fit
+        formed = 0
+        while (line | guard) - usable[0] & guard == guard:
+            line -= usable[0]
+            formed += 1
+        return formed
+    best: dict[int, int] = {}
 
-
-@lru_cache(maxsize=1024)
-def _most_sets(needs: tuple[tuple[int, ...], ...], have: tuple[int, ...]) -> int:
-    best: dict[tuple[int, ...], int] = {}
-
-    def most(left: tuple[int, ...]) -> int:
+    def most(left: int) -> int:
         known = best.get(left)
         if known is None:
-            known = max((1 + most(tuple(h - n for h, n in zip(left, need)))
-                         for need in needs if all(n <= h for n, h in zip(need, left))),
+            fit = left | guard
+            known = max([1 + most(left - n) for n in usable if fit - n & guard == guard],
                         default=0)
             best[left] = known
         return known
 
-    return most(have)
+    return most(line)
+
+
+@lru_cache(maxsize=None)
+def _packing(bits: int) -> tuple[dict[Ingredient, int], tuple[int, ...], int]:
+    """How counts under ``2 ** (bits - 1)`` pack into one int, ``bits`` bits an
+    ingredient: each ingredient's unit, by ingredient and in order, and the guard bits
+    (the top bit of each ingredient's)."""
+    units = tuple(1 << bits * k for k in range(len(INGREDIENTS)))
+    return dict(zip(INGREDIENTS, units)), units, sum(units) << bits - 1

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -45,8 +46,28 @@ class Ingredient(enum.Enum):
     def __repr__(self) -> str:
         return f"Ingredient.{self.name}"
 
+    # Each member is the one object with its value, so identity is equality: hash by
+    # identity, in C (Enum's own hash is Python code, and scoring hashes ingredients as
+    # it looks up the verdicts it remembers).
+    __hash__ = object.__hash__
+
 
 INGREDIENTS: tuple[Ingredient, ...] = tuple(Ingredient)
+
+Tally = Sequence[int]
+"""How many times each ingredient appears on a line, in :data:`INGREDIENTS` order: ``bytes``
+as scoring counts a line (``b"\\0\\0\\2\\0\\0\\1"`` is two corns and an egg), or a tuple."""
+
+PACK_BITS = 8
+"""Bits per ingredient in a packed count (:func:`pack`): a line of a well-formed board
+shows at most :data:`MAX_LINE_INGREDIENTS` of an ingredient, far under 256."""
+
+
+def pack(ingredients: Sequence[Ingredient]) -> int:
+    """``ingredients`` counted into one int, :data:`PACK_BITS` bits per ingredient in
+    :data:`INGREDIENTS` order, so that adding packs adds their counts (exactly, while no
+    ingredient reaches 256); a sum's bytes, little-endian, are its :data:`Tally`."""
+    return sum(ingredients.count(i) << PACK_BITS * k for k, i in enumerate(INGREDIENTS))
 
 
 class Mode(enum.Enum):
@@ -61,6 +82,12 @@ class FoodTile:
     """One Food tile: the ingredients it shows, repeats allowed."""
 
     ingredients: tuple[Ingredient, ...]
+    packed: int = field(init=False, repr=False, compare=False)
+    """The tile's ingredients counted (:func:`pack`) once, as the tile is made: scoring
+    adds up the tiles' counts along each line."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "packed", pack(self.ingredients))
 
     @classmethod
     def of(cls, *names: str) -> FoodTile:
@@ -96,12 +123,6 @@ class Board:
     column_challenges: tuple[Challenge, ...] = ()
     mode: Mode = Mode.STANDARD
 
-    def row(self, index: int) -> tuple[Space, ...]:
-        return self.grid[index]
-
-    def column(self, index: int) -> tuple[Space, ...]:
-        return tuple(row[index] for row in self.grid)
-
     @property
     def is_complete(self) -> bool:
         """True once every space holds a tile (DFM-R8)."""
@@ -110,6 +131,14 @@ class Board:
     @property
     def tile_count(self) -> int:
         return sum(space is not None for row in self.grid for space in row)
+
+
+def line_tallies(grid: Grid) -> tuple[list[Tally], list[Tally]]:
+    """The tally of each row and of each column, top to bottom and left to right: its
+    tiles' packed counts added up."""
+    packs = [[0 if space is None else space.packed for space in row] for row in grid]
+    return ([sum(row).to_bytes(len(INGREDIENTS), "little") for row in packs],
+            [sum(column).to_bytes(len(INGREDIENTS), "little") for column in zip(*packs)])
 
 
 def count_ingredients(spaces: tuple[Space, ...]) -> Counter[Ingredient]:

@@ -5,13 +5,16 @@ An incomplete board is scored as it stands and says so (DFM-R8).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..problems import quantity
-from .challenges import Challenge, LineVerdict
-from .model import GRID_SIZE, INGREDIENTS, Board, Mode, Space, count_ingredients
+from .challenges import LineVerdict
+from .model import GRID_SIZE, INGREDIENTS, Board, Mode, Tally, line_tallies
 
 YOUNG_SHOPPER_RULE = "DFM-R9"
+
+Judge = Callable[[Tally], LineVerdict]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,54 +48,51 @@ class BoardScore:
 
     @property
     def total(self) -> int:
-        return sum(line.points for line in self.lines)
+        return sum([line.verdict.points for line in self.lines])
 
     @property
     def challenges_met(self) -> int:
         """Challenges met; a Young Shopper board has no challenges, so 0."""
         if self.mode is Mode.YOUNG_SHOPPER:
             return 0
-        return sum(line.met for line in self.lines)
+        return sum([line.verdict.met for line in self.lines])
 
     @property
     def best_challenge_points(self) -> int:
         """The most points one met challenge earned (0 if none, and in Young Shopper)."""
         if self.mode is Mode.YOUNG_SHOPPER:
             return 0
-        return max((line.points for line in self.lines if line.met), default=0)
+        return max([line.verdict.points for line in self.lines if line.verdict.met], default=0)
 
 
 def score_board(board: Board) -> BoardScore:
-    """Score a well-formed board (see :func:`.validation.check_board`)."""
-    rows = tuple(range(GRID_SIZE))
+    """Score a well-formed board (see :func:`.validation.check_board`).
+
+    Each tile's ingredients are counted once, as the tile is made; a line's tally is its
+    tiles' counts added up."""
+    rows, columns = line_tallies(board.grid)
     if board.mode is Mode.YOUNG_SHOPPER:
-        return BoardScore(
-            board.mode,
-            tuple(LineScore(r, _young_shopper(board.row(r))) for r in rows),
-            tuple(LineScore(c, _young_shopper(board.column(c))) for c in rows),
-            board.is_complete,
-        )
+        row_judges: Sequence[Judge] = (_young_shopper,) * GRID_SIZE
+        column_judges: Sequence[Judge] = row_judges
+    else:
+        row_judges = [c.judge for c in board.row_challenges]
+        column_judges = [c.judge for c in board.column_challenges]
     return BoardScore(
         board.mode,
-        tuple(LineScore(r, _challenge(board.row_challenges[r], board.row(r))) for r in rows),
-        tuple(LineScore(c, _challenge(board.column_challenges[c], board.column(c)))
-              for c in rows),
+        tuple([LineScore(i, judge(line)) for i, (judge, line) in enumerate(zip(row_judges, rows))]),
+        tuple([LineScore(i, judge(line))
+               for i, (judge, line) in enumerate(zip(column_judges, columns))]),
         board.is_complete,
     )
 
 
-def _challenge(challenge: Challenge, line: tuple[Space, ...]) -> LineVerdict:
-    return challenge.evaluate(count_ingredients(line))
-
-
-def _young_shopper(line: tuple[Space, ...]) -> LineVerdict:
+def _young_shopper(tally: Tally) -> LineVerdict:
     """The count of the line's most frequent ingredient; a tie counts once (DFM-R9)."""
-    counts = count_ingredients(line)
-    most = max(counts.values(), default=0)
+    most = max(tally)
     if not most:
         return LineVerdict(False, 0, "No ingredients on the line yet: 0 points",
                            YOUNG_SHOPPER_RULE)
-    leaders = [i.value for i in INGREDIENTS if counts[i] == most]
+    leaders = [i.value for i, n in zip(INGREDIENTS, tally) if n == most]
     tie = f" (tied with {', '.join(leaders[1:])}, counted once)" if len(leaders) > 1 else ""
     return LineVerdict(True, most, f"Most frequent ingredient: {leaders[0]}, "
                        f"{quantity(most, 'time')}{tie}: {quantity(most, 'point')}",
