@@ -20,8 +20,9 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
     def ScoreBoard(self, request: service_pb2.ScoreBoardRequest,
                    context: grpc.ServicerContext) -> service_pb2.ScoreBoardResponse:
         board = convert.board_from_proto(request.board, ("board",))
-        return service_pb2.ScoreBoardResponse(
-            score=convert.board_score_to_proto(dfm.score_board(board)))
+        answer = service_pb2.ScoreBoardResponse()
+        convert.board_score_to_proto(dfm.score_board(board), answer.score)
+        return answer
 
     @translate_errors
     def RankPlayers(self, request: service_pb2.RankPlayersRequest,
