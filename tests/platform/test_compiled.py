@@ -548,3 +548,118 @@ def test_broken_bodies_are_answered_alike(gateway: FlaskClient, reference: Flask
     def check(body: Any) -> None:
         assert_answered_alike(gateway, reference, path, json.dumps(body).encode())
     check()
+
+
+# -- what the compiler reproduces, on schemas that use it all ------------------------------
+
+class _Inner(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    n = ma.fields.Integer(required=True, strict=True)
+    label = ma.fields.String(data_key="name", attribute="title", allow_none=True)
+
+
+class _Loose(ma.Schema):
+    class Meta:
+        unknown = ma.EXCLUDE
+
+    flag = ma.fields.Boolean(load_default=False)
+
+
+class _Everything(ma.Schema):
+    """Hooks of every kind, data keys and attributes, defaults, null, unknown keys kept,
+    dropped or refused, dicts, lists, nesting, a non-strict integer and a boolean."""
+
+    name = ma.fields.String(required=True, validate=ma.validate.Length(max=5))
+    count = ma.fields.Integer(load_default=lambda: 7, validate=ma.validate.Range(0, 9))
+    loose = ma.fields.Integer()  # not strict: "3" and 3.0 are 3 to marshmallow
+    ratio = ma.fields.Float()
+    tags = ma.fields.List(ma.fields.String(), data_key="labels", load_default=list)
+    inner = ma.fields.Nested(_Inner, allow_none=True)
+    inners = ma.fields.List(ma.fields.Nested(_Inner))
+    loose_inner = ma.fields.Nested(_Loose)
+    scores = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Integer(strict=True))
+    anything = ma.fields.Dict()
+    on = ma.fields.Boolean(allow_none=True)
+    when = ma.fields.Constant(3)
+
+    @ma.pre_load
+    def renamed(self, data: Any, **kwargs: Any) -> Any:
+        if isinstance(data, dict) and "old" in data:
+            data = {**data, "name": data["old"]}
+            del data["old"]
+        return data
+
+    @ma.validates_schema(pass_original=True)
+    def agrees(self, data: dict[str, Any], original: Any, **kwargs: Any) -> None:
+        if data.get("count") == 3 and "labels" not in original:
+            raise ma.ValidationError("3 needs labels")
+
+    @ma.post_load(pass_original=True)
+    def counted(self, data: dict[str, Any], original: Any, **kwargs: Any) -> Any:
+        return {**data, "keys": sorted(original)}
+
+
+EVERYTHING = {"name": "ana", "count": 3, "loose": 2, "labels": ["a", "b"],
+              "inner": {"n": 1, "name": None, "extra": [1]},
+              "inners": [{"n": 2}, {"n": 3, "name": "x"}], "loose_inner": {"flag": True, "x": 1},
+              "scores": {"a": 1}, "anything": {"b": [2.5]}, "on": None, "when": 9}
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(body=mutated(st.just(EVERYTHING).map(copy.deepcopy))
+       | st.just(EVERYTHING).map(lambda b: {**b, "old": "bo"}))
+def test_a_schema_using_everything_loads_alike(body: Any) -> None:
+    assert_loads_alike(_Everything, body)
+
+
+def test_the_sample_schema_is_compiled_and_takes_the_fast_path() -> None:
+    got = COMPILER.schema_loader(instance(_Everything)).load(copy.deepcopy(EVERYTHING))
+    assert got == instance(_Everything).load(copy.deepcopy(EVERYTHING))
+    for refused in ({**EVERYTHING, "loose": "3"}, {**EVERYTHING, "on": 1},
+                    {**EVERYTHING, "count": 3, "labels": None}):
+        with pytest.raises((Refused, ma.ValidationError)):
+            COMPILER.schema_loader(instance(_Everything)).load(refused)
+
+
+class _Accessed(ma.Schema):
+    """An answer schema with its own accessor and hooks around it."""
+
+    total = ma.fields.Integer(attribute="sum")
+    done = ma.fields.Boolean(dump_default=False)
+    tags = ma.fields.List(ma.fields.String())
+    when = ma.fields.Constant("now")
+    method = ma.fields.Method("twice")
+    inner = ma.fields.Nested(_Inner)
+    many = ma.fields.Nested(_Inner, many=True)
+    weights = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Float())
+
+    def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
+        return obj.get(attr, default) if attr != "done" else obj.get("finished", default)
+
+    def twice(self, obj: Any) -> Any:
+        return 2 * (obj.get("sum") or 0)
+
+    @ma.pre_dump
+    def prepared(self, obj: Any, **kwargs: Any) -> Any:
+        return {**obj, "seen": len(obj)}
+
+    @ma.post_dump(pass_original=True)
+    def stamped(self, data: dict[str, Any], original: Any, **kwargs: Any) -> dict[str, Any]:
+        return {**data, "v": len(original)}
+
+
+_OBJECTS = st.fixed_dictionaries({}, optional={
+    "sum": st.none() | st.integers() | st.booleans(), "finished": st.none() | st.booleans() | st.integers(),
+    "tags": st.none() | st.lists(st.text(max_size=3) | st.integers(), max_size=3),
+    "inner": st.none() | st.fixed_dictionaries({"n": st.integers(), "title": st.none() | st.text(max_size=3)}),
+    "many": st.none() | st.lists(st.fixed_dictionaries({"n": st.integers()}), max_size=2),
+    "weights": st.none() | st.dictionaries(st.text(max_size=2), st.floats(allow_nan=False) | st.integers(), max_size=2)})
+
+
+@settings(max_examples=300, deadline=None)
+@given(obj=_OBJECTS)
+def test_a_schema_with_its_own_accessor_and_hooks_dumps_alike(obj: dict[str, Any]) -> None:
+    assert_dumps_alike(_Accessed, obj)
+    assert_dumps_alike(_Inner, {**obj, "n": 1, "title": "t"})
