@@ -16,13 +16,13 @@ board to board: ``judge`` picks those counts out of the tally, and the type's
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import mul
 from typing import Protocol
 
 from ..problems import quantity
 from .model import INGREDIENTS, Ingredient, Tally
+from .sets import GUARD, MAX_PACKED, most_packed, most_sets, packed_sets
 
 Counts = Counter[Ingredient]
 
@@ -261,77 +261,32 @@ class PerSet(_Judged):
     """``points`` for each set formed; each ingredient in at most one set (DFM-R7).
 
     A set of one ingredient is the rulebook's "1 point per bread". Where several sets are
-    shown, the combination that forms the most sets counts.
+    shown, the combination that forms the most sets counts (:mod:`.sets`).
     """
 
     sets: tuple[tuple[Ingredient, ...], ...]
     points: int
     kind = "per_set"
     rule = "DFM-R7"
+    _packed: tuple[int, ...] | None = field(init=False, repr=False, compare=False)
+    """The sets packed as scoring packs a line (:func:`.sets.packed_sets`), once."""
+    _shown: str = field(init=False, repr=False, compare=False)
+    """The sets in words, once: ``bread+milk or egg``."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_packed", packed_sets(self.sets))
+        object.__setattr__(self, "_shown",
+                           " or ".join("+".join(i.value for i in s) for s in self.sets))
 
     def judge(self, tally: Tally) -> LineVerdict:
-        return self._explain(self.sets, self.points, most_sets(self.sets, tally))
+        if self._packed is not None and isinstance(tally, bytes) and max(tally) <= MAX_PACKED:
+            formed = most_packed(self._packed, int.from_bytes(tally, "little"), GUARD)
+        else:  # counts from a Counter, or too many to pack
+            formed = most_sets(self.sets, tally)
+        return self._explain(self._shown, self.points, formed)
 
     @staticmethod
     @_remembered
-    def _explain(sets: tuple[tuple[Ingredient, ...], ...], points: int, formed: int
-                 ) -> LineVerdict:
-        shown = " or ".join("+".join(i.value for i in s) for s in sets)
+    def _explain(shown: str, points: int, formed: int) -> LineVerdict:
         reason = f"{quantity(points, 'point')} per {shown}; {quantity(formed, 'set')} formed"
         return _verdict(formed > 0, points * formed, reason, PerSet.rule)
-
-
-def most_sets(sets: tuple[tuple[Ingredient, ...], ...], counts: Counts | Tally) -> int:
-    """The most disjoint sets the counts (a ``Counter`` or a tally) can form, choosing
-    among the shown sets (DFM-R7)."""
-    have = _tally(counts) if isinstance(counts, Counter) else tuple(counts)
-    if min(have) < 0:  # a Counter may hold one: less than none is none to form sets from
-        have = tuple(max(n, 0) for n in have)
-    return _most_sets(sets, have)
-
-
-@lru_cache(maxsize=4096)
-def _most_sets(sets: tuple[tuple[Ingredient, ...], ...], have: tuple[int, ...]) -> int:
-    """Dynamic programming over what is left of the line: a line holds at most 12
-    ingredients, so at most 3^6 = 729 distinct remainders exist, and each is tried once
-    against each distinct set. That is a few thousand steps however the sets are chosen
-    (the recursion is at most 12 deep: every set takes at least one ingredient).
-
-    Counts are packed into one int (:func:`_packing`), so that "does this set fit in what
-    is left?" is three operations on ints: with every guard bit set, subtracting the set
-    clears the guard of each ingredient it needs more of than is left.
-    """
-    unit, units, guard = _packing(max(*have, *map(len, sets)).bit_length() + 1)
-    line = sum(map(mul, have, units))
-    needs = {sum(map(unit.__getitem__, s)) for s in sets if s}
-    # A set the line cannot hold never forms, and one that holds another shown set is
-    # never the better choice: drop both.
-    usable = [n for n in needs if (line | guard) - n & guard == guard
-              and not any(m != n and (n | guard) - m & guard == guard for m in needs)]
-    if len(usable) == 1:  # no choice to make: as many as fit
-        formed = 0
-        while (line | guard) - usable[0] & guard == guard:
-            line -= usable[0]
-            formed += 1
-        return formed
-    best: dict[int, int] = {}
-
-    def most(left: int) -> int:
-        known = best.get(left)
-        if known is None:
-            fit = left | guard
-            known = max([1 + most(left - n) for n in usable if fit - n & guard == guard],
-                        default=0)
-            best[left] = known
-        return known
-
-    return most(line)
-
-
-@lru_cache(maxsize=None)
-def _packing(bits: int) -> tuple[dict[Ingredient, int], tuple[int, ...], int]:
-    """How counts under ``2 ** (bits - 1)`` pack into one int, ``bits`` bits an
-    ingredient: each ingredient's unit, by ingredient and in order, and the guard bits
-    (the top bit of each ingredient's)."""
-    units = tuple(1 << bits * k for k in range(len(INGREDIENTS)))
-    return dict(zip(INGREDIENTS, units)), units, sum(units) << bits - 1

@@ -36,12 +36,11 @@ reveal of 1 while the pile lasts, except the game's last take (the game is over 
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .model import GRID_SIZE, Mode
+from .model import GRID_SIZE, IdentityHashedEnum, Mode
 
 TOTAL_TILES = 65
 """Food tiles in the box (DFM-R15)."""
@@ -62,7 +61,7 @@ MIN_PLAYERS = 2
 """A game needs 2 players, and seats up to :data:`tabletop_rules.players.MAX_PLAYERS`."""
 
 
-class Action(enum.Enum):
+class Action(IdentityHashedEnum):
     """What the game waits for next."""
 
     TAKE = "take"

@@ -23,7 +23,7 @@ from ..problems import quantity
 from .draft import DRAFT_RULE, REVEAL_SIZE, Action, discards_per_round
 from .model import GRID_SIZE, Board, FoodTile, Mode
 from .moves import DiscardTile, Move, RevealTiles, TakeTile, canonical_tile, check_move
-from .state import GameState, Player, check_state, locate_state
+from .state import GameState, Player, check_state_once, locate_state, vouch
 
 PLACEMENT_RULE = "DFM-R12"
 END_RULE = "DFM-R14"
@@ -75,7 +75,7 @@ def validate(state: GameState, move: Move) -> Verdict:
 
     :class:`InvalidInputError` if either is malformed, its paths under ``state`` or ``move``.
     """
-    problems = [p.under("state") for p in check_state(state)]
+    problems = [p.under("state") for p in check_state_once(state)]
     problems += [p.under("move") for p in check_move(move, len(state.players))]
     if problems:
         raise InvalidInputError(problems)
@@ -91,7 +91,7 @@ def describe_tile(tile: FoodTile) -> str:
 
 
 def _require_valid(state: GameState) -> None:
-    problems = check_state(state)
+    problems = check_state_once(state)
     if problems:
         raise InvalidInputError(problems)
 
@@ -194,9 +194,9 @@ def _apply(state: GameState, move: Move) -> GameState:
                 if seat == move.player else p for seat, p in enumerate(players))
         else:
             discards = discards + (tile,)
-    return replace(state, players=players, face_up=face_up, pile_count=pile,
-                   discards=discards, round=after.round, first_player=after.first_player,
-                   current_player=after.player, expected=after.action)
+    return vouch(replace(state, players=players, face_up=face_up, pile_count=pile,
+                         discards=discards, round=after.round, first_player=after.first_player,
+                         current_player=after.player, expected=after.action))
 
 
 def _find(tiles: tuple[FoodTile, ...], tile: FoodTile) -> int | None:

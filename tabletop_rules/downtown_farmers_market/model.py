@@ -33,7 +33,15 @@ MAX_SETS = 12
 three, and a set of more than 12 ingredients can never form on a line."""
 
 
-class Ingredient(enum.Enum):
+class IdentityHashedEnum(enum.Enum):
+    """An enum whose members hash by identity: each member is the one object with its
+    value, so identity is equality, and the hash is C code (Enum's own is Python), which
+    counts where scoring and the draft look members up by the thousand."""
+
+    __hash__ = object.__hash__
+
+
+class Ingredient(IdentityHashedEnum):
     """The six ingredients, in the contract's order."""
 
     BREAD = "bread"
@@ -45,11 +53,6 @@ class Ingredient(enum.Enum):
 
     def __repr__(self) -> str:
         return f"Ingredient.{self.name}"
-
-    # Each member is the one object with its value, so identity is equality: hash by
-    # identity, in C (Enum's own hash is Python code, and scoring hashes ingredients as
-    # it looks up the verdicts it remembers).
-    __hash__ = object.__hash__
 
 
 INGREDIENTS: tuple[Ingredient, ...] = tuple(Ingredient)
@@ -63,14 +66,17 @@ PACK_BITS = 8
 shows at most :data:`MAX_LINE_INGREDIENTS` of an ingredient, far under 256."""
 
 
+_UNIT = {ingredient: 1 << PACK_BITS * k for k, ingredient in enumerate(INGREDIENTS)}
+
+
 def pack(ingredients: Sequence[Ingredient]) -> int:
     """``ingredients`` counted into one int, :data:`PACK_BITS` bits per ingredient in
     :data:`INGREDIENTS` order, so that adding packs adds their counts (exactly, while no
     ingredient reaches 256); a sum's bytes, little-endian, are its :data:`Tally`."""
-    return sum(ingredients.count(i) << PACK_BITS * k for k, i in enumerate(INGREDIENTS))
+    return sum(map(_UNIT.__getitem__, ingredients))
 
 
-class Mode(enum.Enum):
+class Mode(IdentityHashedEnum):
     """Standard play, or the Young Shopper mode for younger children (no challenges)."""
 
     STANDARD = "standard"
@@ -130,7 +136,7 @@ class Board:
 
     @property
     def tile_count(self) -> int:
-        return sum(space is not None for row in self.grid for space in row)
+        return len([space for row in self.grid for space in row if space is not None])
 
 
 def line_tallies(grid: Grid) -> tuple[list[Tally], list[Tally]]:

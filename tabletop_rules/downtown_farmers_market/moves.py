@@ -21,7 +21,8 @@ from .validation import check_tile
 
 def canonical_tile(tile: FoodTile) -> FoodTile:
     """``tile`` with its ingredients in the contract's order (bread, carrot, ... egg)."""
-    return FoodTile(tuple(sorted(tile.ingredients, key=INGREDIENTS.index)))
+    ordered = tuple(sorted(tile.ingredients, key=INGREDIENTS.index))
+    return tile if ordered == tile.ingredients else FoodTile(ordered)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,6 @@ An incomplete board is scored as it stands and says so (DFM-R8).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..problems import quantity
@@ -14,7 +13,7 @@ from .model import GRID_SIZE, INGREDIENTS, Board, Mode, Tally, line_tallies
 
 YOUNG_SHOPPER_RULE = "DFM-R9"
 
-Judge = Callable[[Tally], LineVerdict]
+_INDICES = range(GRID_SIZE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,18 +71,13 @@ def score_board(board: Board) -> BoardScore:
     tiles' counts added up."""
     rows, columns = line_tallies(board.grid)
     if board.mode is Mode.YOUNG_SHOPPER:
-        row_judges: Sequence[Judge] = (_young_shopper,) * GRID_SIZE
-        column_judges: Sequence[Judge] = row_judges
+        row_verdicts = [_young_shopper(tally) for tally in rows]
+        column_verdicts = [_young_shopper(tally) for tally in columns]
     else:
-        row_judges = [c.judge for c in board.row_challenges]
-        column_judges = [c.judge for c in board.column_challenges]
-    return BoardScore(
-        board.mode,
-        tuple([LineScore(i, judge(line)) for i, (judge, line) in enumerate(zip(row_judges, rows))]),
-        tuple([LineScore(i, judge(line))
-               for i, (judge, line) in enumerate(zip(column_judges, columns))]),
-        board.is_complete,
-    )
+        row_verdicts = [c.judge(tally) for c, tally in zip(board.row_challenges, rows)]
+        column_verdicts = [c.judge(tally) for c, tally in zip(board.column_challenges, columns)]
+    return BoardScore(board.mode, tuple(map(LineScore, _INDICES, row_verdicts)),
+                      tuple(map(LineScore, _INDICES, column_verdicts)), board.is_complete)
 
 
 def _young_shopper(tally: Tally) -> LineVerdict:

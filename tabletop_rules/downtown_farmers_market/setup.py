@@ -6,7 +6,7 @@ from ..problems import InvalidInputError, Problem
 from ..players import MAX_PLAYERS
 from .draft import DRAFT_RULE, FACE_UP, MIN_PLAYERS, TOTAL_TILES, Action
 from .moves import Setup
-from .state import GameState, check_rules_version, check_seats
+from .state import GameState, check_rules_version, check_seats, vouch
 from .validation import check_tile
 
 
@@ -39,7 +39,7 @@ def new_game(setup: Setup) -> GameState:
     problems = check_setup(setup)
     if problems:
         raise InvalidInputError(problems)
-    return GameState(
+    return vouch(GameState(
         rules_version=setup.rules_version,
         mode=setup.mode,
         players=setup.players,
@@ -50,4 +50,4 @@ def new_game(setup: Setup) -> GameState:
         first_player=setup.first_player,
         current_player=setup.first_player,
         expected=Action.TAKE,
-    )
+    ))

@@ -9,7 +9,7 @@ Paths are in the state's JSON form (``("players", 1, "board", "grid")``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..players import MAX_PLAYERS
 from ..problems import Problem
@@ -63,6 +63,9 @@ class GameState:
     first_player: int
     current_player: int
     expected: Action | None
+    _sound: bool = field(default=False, init=False, repr=False, compare=False)
+    """Known to pass :func:`check_state`: it did, or the rules made this state from a sound
+    one (:func:`vouch`), so :func:`check_state_once` need not check it again."""
 
     @property
     def game_over(self) -> bool:
@@ -71,14 +74,36 @@ class GameState:
 
 
 def check_state(state: GameState) -> list[Problem]:
-    """Every problem with ``state``; an empty list means play can go on from it."""
+    """Every problem with ``state``; an empty list means play can go on from it (and
+    :func:`check_state_once` will not check it again)."""
+    problems = _problems(state)
+    if not problems:
+        vouch(state)
+    return problems
+
+
+def check_state_once(state: GameState) -> list[Problem]:
+    """:func:`check_state`, or nothing for a state known to pass it: judging a move or
+    listing the legal ones checks the state, and a state the rules made from a sound one,
+    or one already checked (by the engine as it read it), need not be checked again."""
+    return [] if state._sound else check_state(state)
+
+
+def vouch(state: GameState) -> GameState:
+    """``state``, known from now on to pass :func:`check_state`: for a state the rules make
+    from a sound one (a setup's first state, the state after a legal move)."""
+    object.__setattr__(state, "_sound", True)
+    return state
+
+
+def _problems(state: GameState) -> list[Problem]:
     problems = check_rules_version(state.rules_version)
     if problems:
         return problems  # another version's state is not ours to read
     problems = check_seats(state.mode, state.players)
-    for field in ("face_up", "discards"):
-        tiles: tuple[FoodTile, ...] = getattr(state, field)
-        problems.extend(p.under(field, i) for i, tile in enumerate(tiles) for p in check_tile(tile))
+    for name in ("face_up", "discards"):
+        tiles: tuple[FoodTile, ...] = getattr(state, name)
+        problems.extend(p.under(name, i) for i, tile in enumerate(tiles) for p in check_tile(tile))
     grids = sum(p.board.tile_count for p in state.players)
     total = grids + len(state.discards) + len(state.face_up) + state.pile_count
     if total != TOTAL_TILES:
@@ -89,9 +114,9 @@ def check_state(state: GameState) -> list[Problem]:
     n = len(state.players)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         return problems
-    clock = [Problem((field,), f"a seat from 0 to {n - 1}; got {getattr(state, field)}")
-             for field in ("first_player", "current_player")
-             if not 0 <= getattr(state, field) < n]
+    clock = [Problem((name,), f"a seat from 0 to {n - 1}; got {getattr(state, name)}")
+             for name in ("first_player", "current_player")
+             if not 0 <= getattr(state, name) < n]
     if not 1 <= state.round <= ROUNDS:
         clock.append(Problem(("round",), f"a round from 1 to {ROUNDS}; got {state.round}"))
     return problems + (clock or _check_progress(state))
@@ -134,12 +159,12 @@ def _check_progress(state: GameState) -> list[Problem]:
         for seat, (player, want) in enumerate(zip(state.players, stage.tiles))
         if player.board.tile_count != want
     ]
-    for field, where, have, want in (
+    for name, where, have, want in (
             ("discards", "discarded", len(state.discards), stage.discards),
             ("face_up", "face up", len(state.face_up), stage.face_up),
             ("pile_count", "in the pile", state.pile_count, stage.pile)):
         if have != want:
-            problems.append(Problem((field,), f"{quantity(have, 'tile')} {where}; {at} there "
+            problems.append(Problem((name,), f"{quantity(have, 'tile')} {where}; {at} there "
                                     f"should be {want} ({DRAFT_RULE[state.mode]})"))
     return problems
 

@@ -1,0 +1,95 @@
+"""The most sets a line forms for a Points per set challenge (DFM-R7).
+
+Each ingredient of the line goes into at most one set, and where several sets are shown
+the combination that forms the most counts. Counts are packed into one int, a few bits
+an ingredient with the top one a guard (as :func:`.model.pack` packs a line: a byte an
+ingredient), so that "does this set fit in what is left?" is three operations on ints:
+with every guard bit set, subtracting the set clears the guard of each ingredient it
+needs more of than is left, and borrows from no other.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from operator import mul
+
+from .model import INGREDIENTS, PACK_BITS, Ingredient, Tally, pack
+
+Sets = tuple[tuple[Ingredient, ...], ...]
+
+MAX_PACKED = (1 << PACK_BITS - 1) - 1
+"""The most of an ingredient a :func:`.model.pack` holds with room for a guard bit: 127
+(a line holds at most 12)."""
+GUARD = sum(1 << PACK_BITS * k + PACK_BITS - 1 for k in range(len(INGREDIENTS)))
+"""The guard bits of a :func:`.model.pack`: the top bit of each ingredient's byte."""
+
+
+def packed_sets(sets: Sets) -> tuple[int, ...] | None:
+    """The sets as :func:`.model.pack` packs them, as :func:`most_packed` takes them; None
+    if a set shows an ingredient 128 times or more (no well-formed challenge does)."""
+    if any(len(s) > MAX_PACKED for s in sets):
+        return None
+    return _fewest({pack(s) for s in sets if s}, GUARD)
+
+
+def most_sets(sets: Sets, counts: Counter[Ingredient] | Tally) -> int:
+    """The most disjoint sets the counts (a ``Counter`` or a tally) can form, choosing
+    among the shown sets; counts of any size, packed as wide as they need."""
+    have = (tuple(counts[i] for i in INGREDIENTS) if isinstance(counts, Counter)
+            else tuple(counts))
+    have = tuple(max(n, 0) for n in have)  # less than none (a Counter may say so) is none
+    bits = max(*have, *map(len, sets)).bit_length() + 1
+    units = {ingredient: 1 << bits * k for k, ingredient in enumerate(INGREDIENTS)}
+    guard = sum(units.values()) << bits - 1
+    needs = _fewest({sum(map(units.__getitem__, s)) for s in sets if s}, guard)
+    return most_packed(needs, sum(map(mul, have, units.values())), guard)
+
+
+def _fewest(needs: set[int], guard: int) -> tuple[int, ...]:
+    """The distinct packed sets, less each that holds another: never the better choice."""
+    return tuple(sorted(n for n in needs
+                        if not any(m != n and (n | guard) - m & guard == guard for m in needs)))
+
+
+@lru_cache(maxsize=4096)
+def most_packed(needs: tuple[int, ...], line: int, guard: int) -> int:
+    """The most sets ``needs`` form in ``line``, all packed with ``guard``.
+
+    Each set in turn is taken as many times as it can be, less and less, the sets after
+    it deciding what is left; what the sets after the ``i``-th form in a remainder is
+    remembered, so the search is polynomial: at most 3^6 = 729 remainders of a line of
+    12 ingredients, for each set, each taken at most 12 times.
+    """
+    usable = [n for n in needs if (line | guard) - n & guard == guard]
+    if len(usable) < 2:  # no choice to make: as many as fit
+        return sum(_as_many(need, line, guard) for need in usable)
+    last = len(usable) - 1
+    known: list[dict[int, int]] = [{} for _ in usable]
+
+    def most(i: int, left: int) -> int:
+        """The most sets ``usable[i:]`` form in ``left``."""
+        if i == last:
+            return _as_many(usable[i], left, guard)
+        best = known[i].get(left)
+        if best is None:
+            need, start, taken, best = usable[i], left, 0, 0
+            while True:
+                best = max(best, taken + most(i + 1, left))
+                if (left | guard) - need & guard != guard:
+                    break
+                left -= need
+                taken += 1
+            known[i][start] = best
+        return best
+
+    return most(0, line)
+
+
+def _as_many(need: int, left: int, guard: int) -> int:
+    """How many times ``need`` fits in ``left``."""
+    taken = 0
+    while (left | guard) - need & guard == guard:
+        left -= need
+        taken += 1
+    return taken
