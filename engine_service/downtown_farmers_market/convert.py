@@ -55,6 +55,8 @@ _SPACE_IN_ROW: dict[bytes, dfm.Space] = {
                          ).SerializeToString(): tile for data, tile in _TILE_BY_WIRE.items()}}
 """Every grid space, empty or holding a well-formed tile, by its encoding in a row: its
 tag, a one-byte length and the space."""
+_WIRE_OF_SPACE = {None if space is None else space.ingredients: data
+                  for data, space in _SPACE_IN_ROW.items()}
 _WIRE_TAG = {name: field.number << 3 | (2 if field.type == field.TYPE_MESSAGE else 0)
              for name, field in board_pb2.Board.DESCRIPTOR.fields_by_name.items()}
 _MODE, _ROW_CHALLENGE, _COLUMN_CHALLENGE, _GRID_ROW = (
@@ -303,14 +305,14 @@ def _ingredients_to_proto(ingredients: Sequence[dfm.Ingredient]) -> list[int]:
     return [_INGREDIENT_TO_PROTO[i] for i in ingredients]
 
 
-def challenge_to_proto(challenge: dfm.Challenge) -> board_pb2.Challenge:
-    message = board_pb2.Challenge(points=challenge.points)
+def _write_challenge(challenge: dfm.Challenge, message: board_pb2.Challenge) -> None:
+    message.points = challenge.points
     body = getattr(message, challenge.kind)
     body.SetInParent()  # one_of_each has no fields: setting the oneof says which it is
     match challenge:
         case dfm.ExactCount(counts=counts):
-            body.counts.extend(board_pb2.IngredientCount(ingredient=_INGREDIENT_TO_PROTO[i],
-                                                         count=n) for i, n in counts)
+            for ingredient, n in counts:
+                body.counts.add(ingredient=_INGREDIENT_TO_PROTO[ingredient], count=n)
         case dfm.Forbidden(ingredients=ingredients):
             body.ingredients.extend(_ingredients_to_proto(ingredients))
         case dfm.ExactCountAny(count=count) | dfm.ExactTotal(count=count):
@@ -318,30 +320,51 @@ def challenge_to_proto(challenge: dfm.Challenge) -> board_pb2.Challenge:
         case dfm.Majority(ingredient=ingredient):
             body.ingredient = _INGREDIENT_TO_PROTO[ingredient]
         case dfm.PerSet(sets=sets):
-            body.sets.extend(board_pb2.IngredientSet(ingredients=_ingredients_to_proto(s))
-                             for s in sets)
+            for shown in sets:
+                body.sets.add(ingredients=_ingredients_to_proto(shown))
+
+
+def _write_board(board: dfm.Board, message: board_pb2.Board) -> None:
+    message.mode = _MODE_TO_PROTO[board.mode]
+    for challenges, side in ((board.row_challenges, message.row_challenges),
+                             (board.column_challenges, message.column_challenges)):
+        for challenge in challenges:
+            _write_challenge(challenge, side.add())
+    for row in board.grid:  # each space's encoding looked up, each row's parsed at once
+        message.grid.add().MergeFromString(b"".join([_space_to_wire(space) for space in row]))
+
+
+def _space_to_wire(space: dfm.Space) -> bytes:
+    """A grid space's encoding in a row, as :data:`_SPACE_IN_ROW` holds it."""
+    if space is None:
+        return _WIRE_OF_SPACE[None]
+    data = _WIRE_OF_SPACE.get(space.ingredients)
+    if data is None:  # a tile of no or over three ingredients (in no state the rules accept)
+        data = board_pb2.GridRow(spaces=[board_pb2.GridSpace(tile=tile_to_proto(space))]
+                                 ).SerializeToString()
+    return data
+
+
+def state_to_proto(state: dfm.GameState, message: game_pb2.GameState | None = None
+                   ) -> game_pb2.GameState:
+    """``state`` written into ``message`` (an answer's field, so nothing is copied), or
+    into a new message."""
+    if message is None:
+        message = game_pb2.GameState()
+    message.rules_version = state.rules_version
+    message.mode = _MODE_TO_PROTO[state.mode]
+    for player in state.players:
+        _write_board(player.board, message.players.add(name=player.name).board)
+    for tiles, written in ((state.face_up, message.face_up), (state.discards, message.discards)):
+        for tile in tiles:
+            written.add(ingredients=_ingredients_to_proto(tile.ingredients))
+    message.pile_count = state.pile_count
+    message.round = state.round
+    message.first_player = state.first_player
+    message.current_player = state.current_player
+    message.expected = _ACTION_TO_PROTO[state.expected]
+    message.game_over = state.game_over
     return message
-
-
-def board_to_proto(board: dfm.Board) -> board_pb2.Board:
-    return board_pb2.Board(
-        mode=_MODE_TO_PROTO[board.mode],
-        row_challenges=[challenge_to_proto(c) for c in board.row_challenges],
-        column_challenges=[challenge_to_proto(c) for c in board.column_challenges],
-        grid=[board_pb2.GridRow(spaces=[
-            board_pb2.GridSpace() if tile is None else board_pb2.GridSpace(tile=tile_to_proto(tile))
-            for tile in row]) for row in board.grid])
-
-
-def state_to_proto(state: dfm.GameState) -> game_pb2.GameState:
-    return game_pb2.GameState(
-        rules_version=state.rules_version, mode=_MODE_TO_PROTO[state.mode],
-        players=[game_pb2.Player(name=p.name, board=board_to_proto(p.board))
-                 for p in state.players],
-        face_up=[tile_to_proto(t) for t in state.face_up], pile_count=state.pile_count,
-        discards=[tile_to_proto(t) for t in state.discards], round=state.round,
-        first_player=state.first_player, current_player=state.current_player,
-        expected=_ACTION_TO_PROTO[state.expected], game_over=state.game_over)
 
 
 def move_to_proto(move: dfm.Move) -> game_pb2.Move:
@@ -368,13 +391,13 @@ def verdict_to_proto(verdict: dfm.Verdict) -> service_pb2.ValidateMoveResponse:
     answer = service_pb2.ValidateMoveResponse(
         legal=verdict.legal, violations=violations_to_proto(verdict.violations, ("move",)))
     if verdict.next_state is not None:
-        answer.next_state.CopyFrom(state_to_proto(verdict.next_state))
+        state_to_proto(verdict.next_state, answer.next_state)
     return answer
 
 
 def replay_to_proto(result: dfm.ReplayResult) -> service_pb2.ReplayGameResponse:
-    answer = service_pb2.ReplayGameResponse(legal=result.legal,
-                                            state=state_to_proto(result.state))
+    answer = service_pb2.ReplayGameResponse(legal=result.legal)
+    state_to_proto(result.state, answer.state)
     if result.illegal_index is not None:
         answer.illegal_index = result.illegal_index
         answer.violations.extend(violations_to_proto(result.violations,

@@ -34,8 +34,9 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
     @translate_errors
     def NewGame(self, request: service_pb2.NewGameRequest,
                 context: grpc.ServicerContext) -> service_pb2.NewGameResponse:
-        state = dfm.new_game(convert.setup_from_proto(request.setup))
-        return service_pb2.NewGameResponse(state=convert.state_to_proto(state))
+        answer = service_pb2.NewGameResponse()
+        convert.state_to_proto(dfm.new_game(convert.setup_from_proto(request.setup)), answer.state)
+        return answer
 
     @translate_errors
     def ListLegalMoves(self, request: service_pb2.ListLegalMovesRequest,
