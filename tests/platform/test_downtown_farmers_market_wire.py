@@ -1,0 +1,122 @@
+"""The engine reads a well-formed Downtown Farmers Market board straight from its bytes
+and anything else field by field: for every message, both ways give the same board, or
+the same problems at the same paths."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema
+from engine_service.downtown_farmers_market import convert
+from referee.downtown_farmers_market.v1 import board_pb2, game_pb2
+from tabletop_rules import downtown_farmers_market as dfm
+from tabletop_rules.problems import InvalidInputError
+
+from ..downtown_farmers_market.random_boards import random_board
+from ..downtown_farmers_market.simulator import play_random_game
+
+Outcome = dfm.Board | list[tuple[str, str]]
+
+
+@contextmanager
+def field_by_field() -> Iterator[None]:
+    """The collecting reader alone: no board or tile read from its bytes."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(convert, "_board_from_wire", lambda data: None)
+        patch.setattr(convert, "_TILE_BY_WIRE", {})
+        yield
+
+
+def outcome(message: board_pb2.Board) -> Outcome:
+    try:
+        return convert.board_from_proto(message, ("board",))
+    except InvalidInputError as error:
+        return [(p.pointer, p.message) for p in error.problems]
+
+
+def both_ways(message: board_pb2.Board) -> tuple[Outcome, Outcome]:
+    fast = outcome(message)
+    with field_by_field():
+        return fast, outcome(message)
+
+
+def test_well_formed_boards_are_read_from_their_bytes() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        message = BoardSchema().load(random_board(rng))
+        board = convert._board_from_wire(message.SerializeToString())
+        assert board is not None
+        fast, slow = both_ways(message)
+        assert fast == slow == board
+
+
+def _space(rng: random.Random, board: board_pb2.Board) -> board_pb2.GridSpace:
+    row = rng.choice(board.grid)
+    return rng.choice(row.spaces) if row.spaces else row.spaces.add()
+
+
+MUTATIONS: list[Callable[[random.Random, board_pb2.Board], object]] = [
+    lambda rng, b: _space(rng, b).tile.ingredients.append(rng.choice([0, 7, 99, -1])),
+    lambda rng, b: _space(rng, b).tile.ingredients.extend([1, 2, 3]),
+    lambda rng, b: _space(rng, b).tile.ClearField("ingredients"),
+    lambda rng, b: _space(rng, b).ClearField("tile"),
+    lambda rng, b: b.grid.add(),
+    lambda rng, b: b.grid[0].spaces.add(),
+    lambda rng, b: setattr(b, "mode", rng.choice([0, 2, 3, -4])),
+    lambda rng, b: b.row_challenges.add(points=rng.choice([-1, 3, 101])),
+    lambda rng, b: setattr(b.column_challenges.add().majority, "ingredient",
+                           rng.choice([0, 4, 8])),
+    lambda rng, b: b.row_challenges.add().per_set.sets.add().ingredients.extend(
+        rng.choices([0, 1, 5, 9], k=rng.randint(0, 3))),
+    lambda rng, b: b.column_challenges.add().exact_count.counts.add(
+        ingredient=rng.choice([0, 1, 7]), count=rng.choice([0, 2, 13])),
+    lambda rng, b: b.row_challenges.add().forbidden.ingredients.extend([1, 1]),
+    lambda rng, b: setattr(b.row_challenges.add(points=200).exact_total, "count", 300),
+    lambda rng, b: b.ClearField("row_challenges"),
+    lambda rng, b: b.MergeFromString(b"\x98\x06\x01"),  # an unknown field
+    lambda rng, b: _space(rng, b).tile.MergeFromString(b"\x10\x05"),  # an unknown field
+]
+
+
+def test_anything_else_is_read_as_the_collecting_reader_reads_it() -> None:
+    rng = random.Random(11)
+    for _ in range(600):
+        message = BoardSchema().load(random_board(rng))
+        for mutate in rng.sample(MUTATIONS, rng.randint(1, 3)):
+            mutate(rng, message)
+        fast, slow = both_ways(message)
+        assert fast == slow
+
+
+def test_an_encoding_the_fast_path_does_not_expect_is_read_the_same() -> None:
+    """Ingredients not packed, and a challenge longer than a one-byte length."""
+    rng = random.Random(3)
+    for _ in range(50):
+        message = BoardSchema().load(random_board(rng, mode="standard"))
+        unpacked = b"".join(b"\x08" + bytes([n]) for n in (1, 3, 3))
+        tile = b"\x0a" + bytes([len(unpacked)]) + unpacked
+        row = b"".join(b"\x0a" + bytes([len(tile) + 2]) + b"\x0a" + bytes([len(tile)]) + tile
+                       for _ in range(4))
+        message.ClearField("grid")
+        message.MergeFromString(b"".join(b"\x22" + bytes([len(row)]) + row for _ in range(4)))
+        sets = message.row_challenges.add(points=1).per_set.sets
+        for _ in range(12):
+            sets.add(ingredients=[1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6])
+        fast, slow = both_ways(message)
+        assert fast == slow
+
+
+def test_states_read_the_same_both_ways() -> None:
+    rng = random.Random(5)
+    for mode, players in [(dfm.Mode.STANDARD, 3), (dfm.Mode.YOUNG_SHOPPER, 4)]:
+        game = play_random_game(rng, mode, players)
+        for state in game.states[::9]:
+            message = game_pb2.GameState.FromString(
+                convert.state_to_proto(state).SerializeToString())
+            fast = convert.state_from_proto(message)
+            with field_by_field():
+                assert convert.state_from_proto(message) == fast == state
