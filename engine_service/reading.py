@@ -5,10 +5,6 @@ noting each wire-shape problem (an enum value left unset or unknown, a oneof wit
 member, ...) at its JSON Pointer path instead of stopping at the first; :meth:`done`
 then adds what the rules' own checks find and raises every problem at once, so a
 request with both a misspelt name and a bad enum hears about both.
-
-Walking a message through protobuf's Python objects costs a call or two a field, so a
-converter may read small, well-formed parts straight from their encoding first
-(:func:`wire_fields`), and fall back to its reader at anything unexpected.
 """
 
 from __future__ import annotations
@@ -53,30 +49,6 @@ class Reader:
             self.problems.extend(check())
         if self.problems:
             raise InvalidInputError(self.problems)
-
-
-def wire_fields(data: bytes) -> list[tuple[int, int | bytes]] | None:
-    """The fields of a message's encoding as ``(tag, value)`` pairs, in order: a varint
-    field's number, a length-delimited field's bytes. ``SerializeToString()`` encodes a
-    message canonically (fields by number, lists packed, unknown fields last), so a fast
-    path can look parts up by their bytes. None unless every field is of those two wire
-    types with a tag, varint or length of one byte (fields 1 to 15, values and lengths
-    under 128): anything else is for the full reader."""
-    fields: list[tuple[int, int | bytes]] = []
-    at, end = 0, len(data)
-    while at < end:
-        tag, value = data[at], data[at + 1] if at + 1 < end else 0x80
-        if (tag | value) & 0x80:
-            return None
-        if tag & 7 == 0:
-            fields.append((tag, value))
-            at += 2
-        elif tag & 7 == 2 and at + 2 + value <= end:
-            fields.append((tag, data[at + 2:at + 2 + value]))
-            at += 2 + value
-        else:
-            return None
-    return fields
 
 
 def enum_name(enum: EnumTypeWrapper, number: int) -> str:

@@ -6,11 +6,12 @@ path in the contract's JSON form, then the rules' own validation adds what is wr
 the board, state, setup or move as a whole, so the rules are only ever called on input
 they accept.
 
-Boards and Food tiles are first read straight from their encoding (a tile, a grid space
-or a challenge is looked up by its bytes; see :func:`engine_service.reading.wire_fields`),
-which is many times faster than walking their fields. That fast path reads only what
-the reader would read without a problem, into the same values; at anything else it gives
-up, and the reader reads the message field by field, naming every problem.
+Boards and Food tiles are first read straight from their encoding, which is many times
+faster than walking their fields: ``SerializeToString()`` encodes a message canonically
+(fields by number, lists packed, unknown fields last), so a tile, a grid space or a
+challenge is looked up by its bytes. That fast path reads only what the reader would
+read without a problem, into the same values; at anything else it gives up, and the
+reader reads the message field by field, naming every problem.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from tabletop_rules import downtown_farmers_market as dfm
 from tabletop_rules.downtown_farmers_market.model import MAX_TILE_INGREDIENTS, MIN_TILE_INGREDIENTS
 from tabletop_rules.problems import Path, json_pointer
 
-from ..reading import Reader, wire_fields
+from ..reading import Reader
 
 _INGREDIENT_FROM_PROTO = {
     board_pb2.Ingredient.Value(f"INGREDIENT_{i.name}"): i for i in dfm.Ingredient
@@ -73,6 +74,9 @@ class _Reader(Reader):
 
     def ingredients(self, values: RepeatedScalarFieldContainer[int] | Sequence[int],
                     path: Path) -> tuple[dfm.Ingredient, ...]:
+        known = tuple([i for i in map(_INGREDIENT_FROM_PROTO.get, values) if i is not None])
+        if len(known) == len(values):  # each a known ingredient: no problem, no path to name
+            return known
         return tuple(self.ingredient(v, (*path, i)) for i, v in enumerate(values))
 
     def tile(self, message: board_pb2.FoodTile, path: Path) -> dfm.FoodTile:
@@ -183,29 +187,36 @@ class _Reader(Reader):
 
 def _board_from_wire(data: bytes) -> dfm.Board | None:
     """The board ``data`` encodes, if it is one that :meth:`_Reader.board` reads without a
-    problem and each part is in :func:`wire_fields`' reach; otherwise None."""
-    fields = wire_fields(data)
-    if fields is None:
-        return None
+    problem; otherwise None. A board's encoding is its fields in turn, each a one-byte
+    tag then, for the mode, its one-byte number, for a challenge or a grid row, a one-byte
+    length and the part; a longer number or length, or another field, is for the reader."""
     mode: dfm.Mode | None = dfm.Mode.STANDARD  # an unset mode is standard
     sides: dict[int, list[dfm.Challenge]] = {_ROW_CHALLENGE: [], _COLUMN_CHALLENGE: []}
     grid = []
-    for tag, value in fields:
-        if tag == _MODE and isinstance(value, int):
-            mode = _MODE_FROM_PROTO.get(value)
-        elif tag in sides and isinstance(value, bytes):
-            challenge = _challenge_from_wire(value)
-            if challenge is None:
-                return None
-            sides[tag].append(challenge)
-        elif tag == _GRID_ROW and isinstance(value, bytes):
-            row = _row_from_wire(value)
+    at, end = 0, len(data)
+    while at + 1 < end:
+        tag, size = data[at], data[at + 1]
+        if (tag | size) & 0x80:
+            return None
+        if tag == _MODE:
+            mode = _MODE_FROM_PROTO.get(size)
+            at += 2
+            continue
+        part = data[at + 2:at + 2 + size]
+        at += 2 + size
+        if tag == _GRID_ROW:
+            row = _row_from_wire(part)
             if row is None:
                 return None
             grid.append(row)
+        elif tag in sides:
+            challenge = _challenge_from_wire(part)
+            if challenge is None:
+                return None
+            sides[tag].append(challenge)
         else:
             return None
-    if mode is None:
+    if mode is None or at != end:
         return None
     return dfm.Board(tuple(grid), tuple(sides[_ROW_CHALLENGE]), tuple(sides[_COLUMN_CHALLENGE]),
                      mode)
