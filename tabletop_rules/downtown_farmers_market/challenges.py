@@ -49,6 +49,12 @@ def _names(ingredients: tuple[Ingredient, ...], conjunction: str = "and") -> str
     return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
 
 
+@lru_cache(maxsize=1024)
+def _in_words(shown: tuple[Ingredient, ...]) -> str:
+    """A set in words, ``bread+milk``: once for each set, as challenge tiles repeat."""
+    return "+".join([i.value for i in shown])
+
+
 def _times(n: int) -> str:
     return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
@@ -275,8 +281,7 @@ class PerSet(_Judged):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_packed", packed_sets(self.sets))
-        object.__setattr__(self, "_shown",
-                           " or ".join("+".join(i.value for i in s) for s in self.sets))
+        object.__setattr__(self, "_shown", " or ".join([_in_words(s) for s in self.sets]))
 
     def judge(self, tally: Tally) -> LineVerdict:
         if self._packed is not None and isinstance(tally, bytes) and max(tally) <= MAX_PACKED:

@@ -28,7 +28,7 @@ GUARD = sum(1 << PACK_BITS * k + PACK_BITS - 1 for k in range(len(INGREDIENTS)))
 def packed_sets(sets: Sets) -> tuple[int, ...] | None:
     """The sets as :func:`.model.pack` packs them, as :func:`most_packed` takes them; None
     if a set shows an ingredient 128 times or more (no well-formed challenge does)."""
-    if any(len(s) > MAX_PACKED for s in sets):
+    if max(map(len, sets), default=0) > MAX_PACKED:
         return None
     return _fewest({pack(s) for s in sets if s}, GUARD)
 
@@ -47,9 +47,17 @@ def most_sets(sets: Sets, counts: Counter[Ingredient] | Tally) -> int:
 
 
 def _fewest(needs: set[int], guard: int) -> tuple[int, ...]:
-    """The distinct packed sets, less each that holds another: never the better choice."""
-    return tuple(sorted(n for n in needs
-                        if not any(m != n and (n | guard) - m & guard == guard for m in needs)))
+    """The distinct packed sets, less each that holds another: never the better choice.
+    A set packs to more than each set it holds, so smallest first, each is compared with
+    the sets kept before it."""
+    kept: list[int] = []
+    for need in sorted(needs):
+        for smaller in kept:
+            if (need | guard) - smaller & guard == guard:
+                break
+        else:
+            kept.append(need)
+    return tuple(kept)
 
 
 @lru_cache(maxsize=4096)
