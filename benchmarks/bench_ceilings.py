@@ -665,11 +665,19 @@ def measure(calls: list[Call], servers: dict[str, Server], load: Load,
                          f"--rps={rate / HTTP_CONNECTIONS:.1f} each, {load.seconds} s"}
 
 
+NOISY_CORES = 0.2
+"""Other processes' CPU (cores) during a run above which its numbers are marked."""
+
+
 def print_table(rows: list[Row], at_half: dict[str, Any], settings: dict[str, Any]) -> None:
-    header = (f"{'path':<48} {'referee':>8} {'p50':>6} {'p99':>6} {'CPU':>5}   "
-              f"{'ceiling':<17} {'ceiling':>8} {'CPU':>5} {'ratio':>6}")
-    units = (f"{'':<48} {'req/s':>8} {'ms':>6} {'ms':>6} {'ms/rq':>5}   {'':<17} "
-             f"{'req/s':>8} {'ms/rq':>5} {'':>6}")
+    def mark(run: Run | dict[str, Any]) -> str:
+        cpu = run.cpu if isinstance(run, Run) else run
+        return "*" if cpu.get("foreign_cores", 0.0) > NOISY_CORES else " "
+
+    header = (f"{'path':<48} {'referee':>8}  {'p50':>6} {'p99':>6} {'CPU':>5}   "
+              f"{'ceiling':<17} {'ceiling':>8}  {'CPU':>5} {'ratio':>6}")
+    units = (f"{'':<48} {'req/s':>8}  {'ms':>6} {'ms':>6} {'ms/rq':>5}   {'':<17} "
+             f"{'req/s':>8}  {'ms/rq':>5} {'':>6}")
     print()
     print(header)
     print(units)
@@ -678,15 +686,15 @@ def print_table(rows: list[Row], at_half: dict[str, Any], settings: dict[str, An
         referee = Row.best(row.referee)
         for i, (name, runs) in enumerate(row.ceilings.items()):
             ceiling = Row.best(runs)
-            left = (f"{row.path:<48} {referee.rps:>8,.0f} {referee.p50_ms:>6.2f} "
-                    f"{referee.p99_ms:>6.2f} {referee.cpu_ms_per_request:>5.2f}"
-                    if i == 0 else " " * 76)
-            print(f"{left}   {name:<17} {ceiling.rps:>8,.0f} "
+            left = (f"{row.path:<48} {referee.rps:>8,.0f}{mark(referee)} "
+                    f"{referee.p50_ms:>6.2f} {referee.p99_ms:>6.2f} "
+                    f"{referee.cpu_ms_per_request:>5.2f}" if i == 0 else " " * 77)
+            print(f"{left}   {name:<17} {ceiling.rps:>8,.0f}{mark(ceiling)} "
                   f"{ceiling.cpu_ms_per_request:>5.2f} {referee.rps / ceiling.rps:>6.2f}")
     run = at_half["run"]
     print()
     print(f"{at_half['path']} at half the gateway's best: {at_half['target_rps']:,.0f} req/s "
-          f"asked, {run['rps']:,.0f} done: p50 {run['p50_ms']:.2f} ms, "
+          f"asked, {run['rps']:,.0f}{mark(run).strip()} done: p50 {run['p50_ms']:.2f} ms, "
           f"p99 {run['p99_ms']:.2f} ms")
     print(f"  ({at_half['how']})")
     print()
@@ -696,12 +704,13 @@ def print_table(rows: list[Row], at_half: dict[str, Any], settings: dict[str, An
     print(f"gRPC: {settings['grpc_load']}. HTTP: {settings['http_load']}. Engine and "
           f"grpcio echo: {settings['engine_workers']} threads; gunicorn: "
           f"{settings['gunicorn']}; {settings['cpus']} CPUs, shared with the load tool.")
-    runs = [run for row in rows for runs in (row.referee, *row.ceilings.values())
-            for run in runs]
-    foreign = max(run.cpu.get("foreign_cores", 0.0) for run in runs)
-    if foreign > 0.2:
-        print(f"WARNING: other processes used up to {foreign:.2f} of the "
-              f"{settings['cpus']} cores during the runs; the numbers are low and noisy.")
+    foreign = max([run.cpu.get("foreign_cores", 0.0) for row in rows
+                   for runs in (row.referee, *row.ceilings.values()) for run in runs]
+                  + [at_half["run"].get("foreign_cores", 0.0)])
+    if foreign > NOISY_CORES:
+        print(f"WARNING: other processes used up to {foreign:.2f} of the {settings['cpus']} "
+              f"cores during the runs; * marks a kept run during which they used more than "
+              f"{NOISY_CORES}: its throughput is low and its ratio unreliable.")
 
 
 def gunicorn_settings() -> str:
