@@ -378,16 +378,28 @@ def state_to_proto(state: dfm.GameState, message: game_pb2.GameState | None = No
     return message
 
 
-def move_to_proto(move: dfm.Move) -> game_pb2.Move:
+def move_to_proto(move: dfm.Move, message: game_pb2.Move | None = None) -> game_pb2.Move:
+    """``move`` written into ``message`` (an answer's field, so nothing is copied), or
+    into a new message."""
+    if message is None:
+        message = game_pb2.Move()
     if isinstance(move, dfm.TakeTile):
-        return game_pb2.Move(take=game_pb2.TakeTile(player=move.player,
-                                                    tile=tile_to_proto(move.tile),
-                                                    row=move.row, col=move.col))
-    if isinstance(move, dfm.DiscardTile):
-        return game_pb2.Move(discard=game_pb2.DiscardTile(player=move.player,
-                                                          tile=tile_to_proto(move.tile)))
-    return game_pb2.Move(reveal=game_pb2.RevealTiles(tiles=[tile_to_proto(t)
-                                                            for t in move.tiles]))
+        take = message.take
+        take.player, take.row, take.col = move.player, move.row, move.col
+        _write_tile(move.tile, take.tile)
+    elif isinstance(move, dfm.DiscardTile):
+        message.discard.player = move.player
+        _write_tile(move.tile, message.discard.tile)
+    else:
+        message.reveal.SetInParent()  # a reveal of no tiles is a reveal still
+        for tile in move.tiles:
+            _write_tile(tile, message.reveal.tiles.add())
+    return message
+
+
+def _write_tile(tile: dfm.FoodTile, message: board_pb2.FoodTile) -> None:
+    message.SetInParent()  # a tile of no ingredients is a tile still
+    message.ingredients.extend(_ingredients_to_proto(tile.ingredients))
 
 
 def violations_to_proto(violations: Sequence[dfm.Violation], move_path: Path

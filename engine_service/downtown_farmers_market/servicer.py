@@ -41,8 +41,10 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
     @translate_errors
     def ListLegalMoves(self, request: service_pb2.ListLegalMovesRequest,
                        context: grpc.ServicerContext) -> service_pb2.ListLegalMovesResponse:
-        moves = dfm.legal_moves(convert.state_from_proto(request.state))
-        return service_pb2.ListLegalMovesResponse(moves=[convert.move_to_proto(m) for m in moves])
+        answer = service_pb2.ListLegalMovesResponse()
+        for move in dfm.legal_moves(convert.state_from_proto(request.state)):
+            convert.move_to_proto(move, answer.moves.add())
+        return answer
 
     @translate_errors
     def ValidateMove(self, request: service_pb2.ValidateMoveRequest,
