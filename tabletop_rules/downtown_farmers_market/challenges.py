@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from ..problems import quantity
-from .model import INGREDIENTS, Ingredient, Tally
+from .model import INGREDIENTS, Ingredient, Tally, counts_tally
 from .sets import GUARD, MAX_PACKED, most_packed, most_sets, packed_sets
 
 Counts = Counter[Ingredient]
@@ -65,10 +65,6 @@ def _verdict(met: bool, points_if_met: int, reason: str, rule: str) -> LineVerdi
     return LineVerdict(met, earned, f"{reason}: {outcome}", rule)
 
 
-def _tally(counts: Counts) -> tuple[int, ...]:
-    return tuple(counts[i] for i in INGREDIENTS)
-
-
 class Challenge(Protocol):
     """What every Challenge type offers."""
 
@@ -100,7 +96,7 @@ class _Judged:
         raise NotImplementedError
 
     def evaluate(self, counts: Counts) -> LineVerdict:
-        return self.judge(_tally(counts))
+        return self.judge(counts_tally(counts))
 
 
 @dataclass(frozen=True, slots=True)

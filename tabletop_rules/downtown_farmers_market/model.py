@@ -147,6 +147,11 @@ def line_tallies(grid: Grid) -> tuple[list[Tally], list[Tally]]:
             [sum(column).to_bytes(len(INGREDIENTS), "little") for column in zip(*packs)])
 
 
+def counts_tally(counts: Counter[Ingredient]) -> tuple[int, ...]:
+    """The :data:`Tally` of ingredients counted in a ``Counter``."""
+    return tuple(counts[i] for i in INGREDIENTS)
+
+
 def count_ingredients(spaces: tuple[Space, ...]) -> Counter[Ingredient]:
     """How many times each ingredient appears on a line, repeats on one tile included."""
     counts: Counter[Ingredient] = Counter()

@@ -14,7 +14,7 @@ from collections import Counter
 from functools import lru_cache
 from operator import mul
 
-from .model import INGREDIENTS, PACK_BITS, Ingredient, Tally, pack
+from .model import INGREDIENTS, PACK_BITS, Ingredient, Tally, counts_tally, pack
 
 Sets = tuple[tuple[Ingredient, ...], ...]
 
@@ -36,8 +36,7 @@ def packed_sets(sets: Sets) -> tuple[int, ...] | None:
 def most_sets(sets: Sets, counts: Counter[Ingredient] | Tally) -> int:
     """The most disjoint sets the counts (a ``Counter`` or a tally) can form, choosing
     among the shown sets; counts of any size, packed as wide as they need."""
-    have = (tuple(counts[i] for i in INGREDIENTS) if isinstance(counts, Counter)
-            else tuple(counts))
+    have = counts_tally(counts) if isinstance(counts, Counter) else counts
     have = tuple(max(n, 0) for n in have)  # less than none (a Counter may say so) is none
     bits = max(*have, *map(len, sets)).bit_length() + 1
     units = {ingredient: 1 << bits * k for k, ingredient in enumerate(INGREDIENTS)}
