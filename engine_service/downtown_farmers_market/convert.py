@@ -308,12 +308,13 @@ def log_from_proto(setup_message: game_pb2.Setup, move_messages: Sequence[game_p
     return setup, moves
 
 
-def tile_to_proto(tile: dfm.FoodTile) -> board_pb2.FoodTile:
-    return board_pb2.FoodTile(ingredients=_ingredients_to_proto(tile.ingredients))
-
-
 def _ingredients_to_proto(ingredients: Sequence[dfm.Ingredient]) -> list[int]:
     return [_INGREDIENT_TO_PROTO[i] for i in ingredients]
+
+
+def _write_tile(tile: dfm.FoodTile, message: board_pb2.FoodTile) -> None:
+    message.SetInParent()  # a tile of no ingredients is a tile still
+    message.ingredients.extend(_ingredients_to_proto(tile.ingredients))
 
 
 def _write_challenge(challenge: dfm.Challenge, message: board_pb2.Challenge) -> None:
@@ -351,8 +352,9 @@ def _space_to_wire(space: dfm.Space) -> bytes:
         return _WIRE_OF_SPACE[None]
     data = _WIRE_OF_SPACE.get(space.ingredients)
     if data is None:  # a tile of no or over three ingredients (in no state the rules accept)
-        data = board_pb2.GridRow(spaces=[board_pb2.GridSpace(tile=tile_to_proto(space))]
-                                 ).SerializeToString()
+        row = board_pb2.GridRow()
+        _write_tile(space, row.spaces.add().tile)
+        data = row.SerializeToString()
     return data
 
 
@@ -368,7 +370,7 @@ def state_to_proto(state: dfm.GameState, message: game_pb2.GameState | None = No
         _write_board(player.board, message.players.add(name=player.name).board)
     for tiles, written in ((state.face_up, message.face_up), (state.discards, message.discards)):
         for tile in tiles:
-            written.add(ingredients=_ingredients_to_proto(tile.ingredients))
+            _write_tile(tile, written.add())
     message.pile_count = state.pile_count
     message.round = state.round
     message.first_player = state.first_player
@@ -395,11 +397,6 @@ def move_to_proto(move: dfm.Move, message: game_pb2.Move | None = None) -> game_
         for tile in move.tiles:
             _write_tile(tile, message.reveal.tiles.add())
     return message
-
-
-def _write_tile(tile: dfm.FoodTile, message: board_pb2.FoodTile) -> None:
-    message.SetInParent()  # a tile of no ingredients is a tile still
-    message.ingredients.extend(_ingredients_to_proto(tile.ingredients))
 
 
 def violations_to_proto(violations: Sequence[dfm.Violation], move_path: Path
