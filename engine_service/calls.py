@@ -93,6 +93,9 @@ class CallPolicy(grpc.ServerInterceptor):
         self._seats = {method: threading.BoundedSemaphore(n) for method, n in seats.items()}
         self._lock = threading.Lock()
         self._in_flight = 0
+        self._guarded: dict[str, Any] = {}
+        """Each unary method's guarded handler, built on its first call: grpcio asks for
+        a handler on every call, and building one costs more than some calls' work."""
 
     @property
     def in_flight(self) -> int:
@@ -105,6 +108,9 @@ class CallPolicy(grpc.ServerInterceptor):
 
     def intercept_service(self, continuation: Callable[[grpc.HandlerCallDetails], Any],
                           details: grpc.HandlerCallDetails) -> Any:
+        known = self._guarded.get(details.method)
+        if known is not None:
+            return known
         handler = continuation(details)
         if handler is None or handler.unary_unary is None or handler.request_deserializer is None:
             return handler  # streams (reflection) and unknown methods keep grpcio's handling
@@ -113,16 +119,6 @@ class CallPolicy(grpc.ServerInterceptor):
         seats = self._seats.get(details.method)
         method = details.method
 
-        def seated(request: Any, context: grpc.ServicerContext) -> Any:
-            if seats is None:
-                return behavior(request, context)
-            if not seats.acquire(blocking=False):
-                context.abort_with_status(_busy(method))
-            try:
-                return behavior(request, context)
-            finally:
-                seats.release()
-
         def guarded(raw: bytes, context: grpc.ServicerContext) -> Any:
             try:
                 request = parse(raw)
@@ -130,10 +126,17 @@ class CallPolicy(grpc.ServerInterceptor):
                 context.abort_with_status(_MALFORMED)
             self._count(+1)
             try:
-                return seated(request, context)
+                if seats is None:
+                    return behavior(request, context)
+                if not seats.acquire(blocking=False):
+                    context.abort_with_status(_busy(method))
+                try:
+                    return behavior(request, context)
+                finally:
+                    seats.release()
             finally:
                 self._count(-1)
 
-        return grpc.unary_unary_rpc_method_handler(
+        return self._guarded.setdefault(method, grpc.unary_unary_rpc_method_handler(
             guarded, request_deserializer=None,
-            response_serializer=handler.response_serializer)
+            response_serializer=handler.response_serializer))
