@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TypeAlias
 
 from .. import verdicts
-from ..problems import InvalidInputError, Path
+from ..problems import InvalidInputError
 from ..problems import quantity
 from .draft import DRAFT_RULE, REVEAL_SIZE, Action, discards_per_round
 from .model import GRID_SIZE, Board, FoodTile, Mode

@@ -35,7 +35,6 @@ STACK_SIZES = {"A": 31, "B": 35, "C": 24}
 """How many tiles of each tier the box holds (the rulebook's components)."""
 SOLO_ROWS = 2
 BOARD_RULE = "FF-R13"
-SOLO_RULE = "FF-R20"
 
 
 class Area(enum.Enum):

@@ -123,7 +123,9 @@ def pay_from(town: Town, wanted: Goods) -> tuple[Payment, ...] | None:
 def trail_payment(town: Town, count: int) -> Goods | None:
     """The default goods for ``count`` trail costs: wood first, then stone; None if the
     town has too few."""
-    held = Goods(*(sum(t.goods[i] for t in town.buildings) for i in range(5)))
+    held = NO_GOODS
+    for tile in town.buildings:
+        held = held.plus(tile.goods)
     wood = min(held.wood, count)
     stone = count - wood
     return Goods(wood=wood, stone=stone) if stone <= held.stone else None

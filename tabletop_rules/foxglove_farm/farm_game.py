@@ -33,7 +33,6 @@ from .catalog import builtin_catalog, builtin_catalog_version
 from .central_board import (
     BOARD_RULE,
     C_SPACES,
-    SOLO_RULE,
     SOLO_SETUPS,
     STACK_SIZES,
     Area,
@@ -57,7 +56,7 @@ from .construction import (
     trail_placements,
     trail_upgrades,
 )
-from .final_round import haul_violations, processing_choice_violations, transports
+from .final_round import haul, processing_run, transports
 from .game_checks import check_action, check_setup
 from .game_state import (
     ROUNDS,
@@ -78,12 +77,11 @@ from .game_state import (
     Transport,
 )
 from .model import BuildingTile, Position, Town
-from .processing import run_processing
 from .production import produce
 from .ranking import Ranking, rank_towns
 from .reasons import Reason, Violation
 from .scoring import TownScore
-from .transport import Move, apply_haul, validate_transport
+from .transport import Move, validate_transport
 
 MAX_LOG_ACTIONS = 5000
 """The longest log a replay reads: a four-player game makes a few hundred actions (a
@@ -170,10 +168,10 @@ class FoxgloveFarm:
             produced = produce(player.town, move.choices)
             if not isinstance(produced, tuple):
                 return Verdict(None, (produced,))
-            return _verdict(_after_simultaneous(state, move.player, replace(
+            return Verdict(_after_simultaneous(state, move.player, replace(
                 player, town=produced[0], done=True)))
         if isinstance(move, Pass):
-            return _verdict(_next_turn(state, move.player, replace(player, passed=True)))
+            return Verdict(_next_turn(state, move.player, replace(player, passed=True)))
         if isinstance(move, BuildBuilding):
             return _build_building(state, move)
         if isinstance(move, BuildTrails):
@@ -181,17 +179,13 @@ class FoxgloveFarm:
             if violations:
                 return Verdict(None, tuple(violations))
             town = build_trails(player.town, tiles, move.payment)
-            return _verdict(_next_turn(state, move.player, replace(player, town=town)))
+            return Verdict(_next_turn(state, move.player, replace(player, town=town)))
         return _transportation_action(state, player, move)
 
     def standings(self, state: GameState) -> Ranking | None:
         if state.phase is not GamePhase.GAME_OVER:
             return None
         return rank_towns([(p.name, p.town) for p in state.players])
-
-
-def _verdict(state: GameState) -> Verdict[GameState, Reason]:
-    return Verdict(state)
 
 
 def _pending(state: GameState) -> Iterator[int]:
@@ -336,7 +330,7 @@ def _build_building(state: GameState, move: BuildBuilding) -> Verdict[GameState,
         spaces, _ = solo_clear(spaces)
     board = state.board.with_spaces(area, spaces)
     after = replace(state, board=board)
-    return _verdict(_next_turn(after, move.player, replace(player, town=town)))
+    return Verdict(_next_turn(after, move.player, replace(player, town=town)))
 
 
 # -- transportation and processing -----------------------------------------------------
@@ -350,31 +344,28 @@ def _transportation_action(state: GameState, player: Player,
                                                      move.destination))
         if check.town is None:
             return Verdict(None, check.violations)
-        return _verdict(_with_player(state, seat, replace(player, town=check.town,
+        return Verdict(_with_player(state, seat, replace(player, town=check.town,
                                                           moved=True)))
     if isinstance(move, HaulGoods):
-        violations = haul_violations(player.town, player.moved, player.hauled, move.hut,
-                                     move.picks)
-        if violations:
-            return Verdict(None, violations)
-        town = apply_haul(player.town, move.hut, move.picks)
-        return _verdict(_with_player(state, seat, replace(
-            player, town=town, hauled=player.hauled | {move.hut})))
+        hauled = haul(player.town, player.moved, player.hauled, move.hut, move.picks)
+        if not isinstance(hauled, Town):
+            return Verdict(None, hauled)
+        return Verdict(_with_player(state, seat, replace(
+            player, town=hauled, hauled=player.hauled | {move.hut})))
     if isinstance(move, ProcessGoods):
-        violations = processing_choice_violations(player.town, move.choices)
-        if violations:
-            return Verdict(None, violations)
-        town = run_processing(player.town, dict(move.choices) or None).town
+        town = processing_run(player.town, move.choices)
+        if not isinstance(town, Town):
+            return Verdict(None, town)
         after = replace(player, town=town, runs=player.runs + 1, moved=False,
                         hauled=frozenset())
         if state.round < ROUNDS:
-            return _verdict(_after_simultaneous(state, seat, replace(after, done=True)))
-        return _verdict(_with_player(state, seat, after))
+            return Verdict(_after_simultaneous(state, seat, replace(after, done=True)))
+        return Verdict(_with_player(state, seat, after))
     if not player.runs:
         return Verdict(None, (Violation(
             Reason.NO_PROCESSING_YET, FINAL_ROUND_RULE,
             "The fourth round has a processing run before the player ends it"),),)
-    return _verdict(_after_simultaneous(state, seat, replace(player, done=True)))
+    return Verdict(_after_simultaneous(state, seat, replace(player, done=True)))
 
 
 # -- legal moves -----------------------------------------------------------------------

@@ -32,7 +32,7 @@ from .reasons import Reason, Violation
 from .transport import (
     Move,
     Pick,
-    apply_haul,
+    haul_unchecked,
     check_haul,
     validate_transport,
     check_move,
@@ -154,10 +154,10 @@ def transports(town: Town) -> Iterator[Move]:
                             for n in range(1, room + 1))
 
 
-def haul_violations(town: Town, moved: bool, hauled: frozenset[Position], hut: Position,
-                    picks: Sequence[Pick]) -> tuple[Violation, ...]:
-    """Every violation of a haul in a transportation phase where a transport was made
-    (``moved``) or huts already hauled (``hauled``)."""
+def haul(town: Town, moved: bool, hauled: frozenset[Position], hut: Position,
+         picks: Sequence[Pick]) -> Town | tuple[Violation, ...]:
+    """The town after a haul in a transportation phase where a transport was made
+    (``moved``) or huts already hauled (``hauled``), or every violation of it."""
     order: list[Violation] = []
     if moved:
         order.append(Violation(Reason.HAUL_AFTER_TRANSPORT, HAULERS_HUT_RULE,
@@ -167,12 +167,14 @@ def haul_violations(town: Town, moved: bool, hauled: frozenset[Position], hut: P
         order.append(Violation(Reason.ALREADY_HAULED, HAULERS_HUT_RULE,
                                "This hut has hauled in this transportation phase already",
                                ("to",)))
-    return (*order, *check_haul(town, hut, picks))
+    violations = (*order, *check_haul(town, hut, picks))
+    return violations or haul_unchecked(town, hut, picks)
 
 
-def processing_choice_violations(town: Town, choices: Sequence[tuple[Position, Goods]]
-                                 ) -> tuple[Violation, ...]:
-    """The first choice of a processing run that no outcome of its building allows."""
+def processing_run(town: Town, choices: Sequence[tuple[Position, Goods]]
+                   ) -> Town | tuple[Violation, ...]:
+    """The town after a processing run with the player's ``choices``, or the first
+    choice that no outcome of its building allows."""
     for i, (position, goods) in enumerate(choices):
         tile = town.building_at(position)
         if tile is None or goods not in {o.goods for o in
@@ -181,23 +183,21 @@ def processing_choice_violations(town: Town, choices: Sequence[tuple[Position, G
                 Reason.NOT_A_PROCESSING_CHOICE, "FF-R4",
                 f"row {position.row}, col {position.col} cannot be left with those goods "
                 "by a processing run", ("choices", i)),)
-    return ()
+    return run_processing(town, dict(choices) or None).town
 
 
-def _haul(state: FinalRound, haul: Haul) -> Verdict[FinalRound, Reason]:
-    violations = haul_violations(state.town, state.moved, state.hauled, haul.hut, haul.picks)
-    if violations:
-        return Verdict(None, violations)
-    return Verdict(replace(state, town=apply_haul(state.town, haul.hut, haul.picks),
-                           hauled=state.hauled | {haul.hut}))
+def _haul(state: FinalRound, move: Haul) -> Verdict[FinalRound, Reason]:
+    town = haul(state.town, state.moved, state.hauled, move.hut, move.picks)
+    if not isinstance(town, Town):
+        return Verdict(None, town)
+    return Verdict(replace(state, town=town, hauled=state.hauled | {move.hut}))
 
 
 def _process(state: FinalRound, run: Process) -> Verdict[FinalRound, Reason]:
-    violations = processing_choice_violations(state.town, run.choices)
-    if violations:
-        return Verdict(None, violations)
-    result = run_processing(state.town, dict(run.choices) or None)
-    return Verdict(replace(state, town=result.town, runs=state.runs + 1, moved=False,
+    town = processing_run(state.town, run.choices)
+    if not isinstance(town, Town):
+        return Verdict(None, town)
+    return Verdict(replace(state, town=town, runs=state.runs + 1, moved=False,
                            hauled=frozenset()))
 
 

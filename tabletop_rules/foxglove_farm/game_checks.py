@@ -43,7 +43,7 @@ from .game_state import (
     Setup,
     Transport,
 )
-from .model import Goods, Position, trail_shape
+from .model import GOODS, Goods, Position, trail_shape
 from .town import MAX_GOODS_COUNT, MAX_TILES, check_position, check_town
 from .transport import Move, check_move as check_transport
 
@@ -112,8 +112,8 @@ def check_setup(setup: Setup) -> list[Problem]:
 # -- actions ---------------------------------------------------------------------------
 
 def _goods(goods: Goods, path: Path) -> list[Problem]:
-    return [p for good, n in zip(("wood", "stone", "wheat", "coal", "sheep"), goods)
-            if (p := out_of_range(n, (*path, good), 0, MAX_GOODS_COUNT)) is not None]
+    return [p for good, n in zip(GOODS, goods)
+            if (p := out_of_range(n, (*path, good.value), 0, MAX_GOODS_COUNT)) is not None]
 
 
 def _too_many(count: int, path: Path) -> list[Problem]:

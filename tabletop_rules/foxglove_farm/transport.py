@@ -207,6 +207,11 @@ def apply_haul(town: Town, hut: Position, picks: Sequence[Pick]) -> Town:
     violations = check_haul(town, hut, picks)
     if violations:
         raise IllegalMoveError(violations)
+    return haul_unchecked(town, hut, picks)
+
+
+def haul_unchecked(town: Town, hut: Position, picks: Sequence[Pick]) -> Town:
+    """The town after hauling ``picks`` onto ``hut``, which :func:`check_haul` accepted."""
     changes = {p: town.goods_at(p) for p in {pick.origin for pick in picks} | {hut}}
     for pick in picks:
         changes[pick.origin] = changes[pick.origin].add(pick.good, -pick.count)
