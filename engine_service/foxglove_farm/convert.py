@@ -42,6 +42,7 @@ from tabletop_rules.foxglove_farm.construction import Payment, TrailWork
 from tabletop_rules.foxglove_farm.farm_game import GAME
 from tabletop_rules.foxglove_farm.game_checks import (
     MAX_DRAWN,
+    MAX_PARTS,
     check_action,
     check_setup,
     check_state,
@@ -94,11 +95,6 @@ _PHASE_TO_PROTO = {p: game_pb2.GamePhase.Value(f"GAME_PHASE_{p.name}") for p in 
 _PHASES: dict[int, GamePhase | None] = {n: p for p, n in _PHASE_TO_PROTO.items()}
 _PHASE_ENUM = cast(EnumTypeWrapper, game_pb2.GamePhase)  # its stub types it as a class
 
-MAX_ACTION_PARTS = MAX_TILES
-"""The most parts a payment, a run's or production's choices, a haul's picks or a
-player's hauled huts list: each names a building of a town, which has at most
-:data:`MAX_TILES` tiles. The rules' checks leave these lists unbounded, so the engine
-bounds what it reads."""
 MAX_CATALOG_VERSION_LENGTH = 100
 """A catalog version is a short digest; a longer one is no version (the rules' message
 would quote it whole)."""
@@ -292,10 +288,11 @@ class _Reader(Reader):
 
     def limited(self, items: Sequence[Item], path: Path, what: str) -> Sequence[Item]:
         """``items``, or none with a problem when they are more than
-        :data:`MAX_ACTION_PARTS` (the rules' checks then say nothing of them)."""
-        if len(items) <= MAX_ACTION_PARTS:
+        :data:`.game_checks.MAX_PARTS`, the rules' own bound: the engine does not read
+        what the rules would refuse anyway (their checks then say nothing of them)."""
+        if len(items) <= MAX_PARTS:
             return items
-        self.problem(path, f"at most {MAX_ACTION_PARTS} {what} (a town has at most "
+        self.problem(path, f"at most {MAX_PARTS} {what} (a town has at most "
                            f"{MAX_TILES} tiles); got {len(items)}")
         self.unread.append(path)
         return ()
