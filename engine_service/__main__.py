@@ -1,6 +1,8 @@
 """``python -m engine_service``: run the referee engine in the foreground.
 
-Flags win over environment variables, which win over the defaults.
+Flags win over environment variables, which win over the defaults. A setting that cannot
+work (a TLS file that cannot be read) stops the engine at once with exit code 2 and a
+message naming the flag.
 """
 
 from __future__ import annotations
@@ -10,11 +12,25 @@ import logging
 import os
 
 from .calls import CallLimits
-from .server import PLAN_SEATS, REPLAY_SEATS, expensive_seats, serve
+from .server import (
+    MAX_CONNECTION_AGE_SECONDS,
+    PLAN_SEATS,
+    REPLAY_SEATS,
+    expensive_seats,
+    serve,
+)
+from .tls import TlsSettingsError, read_server_tls
 
 
 def _env(name: str, default: str) -> str:
     return os.environ.get(f"REFEREE_ENGINE_{name}", default)
+
+
+def _positive_seconds(value: str) -> float:
+    seconds = float(value)
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a positive number of seconds")
+    return seconds
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -48,12 +64,32 @@ def main(argv: list[str] | None = None) -> None:
                         help="game logs replayed at once; more are refused with "
                              "RESOURCE_EXHAUSTED (env REFEREE_ENGINE_MAX_CONCURRENT_REPLAYS; "
                              "default %(default)s)")
+    parser.add_argument("--max-connection-age", type=_positive_seconds,
+                        default=_env("MAX_CONNECTION_AGE_SECONDS",
+                                     f"{MAX_CONNECTION_AGE_SECONDS:g}"),
+                        help="seconds after which a client connection is closed (GOAWAY, "
+                             "running calls get 5 s more), so clients re-resolve and new "
+                             "replicas get traffic (env "
+                             "REFEREE_ENGINE_MAX_CONNECTION_AGE_SECONDS; default %(default)s)")
+    parser.add_argument("--tls-cert", default=_env("TLS_CERT", ""),
+                        help="PEM certificate chain: serve TLS instead of plaintext (env "
+                             "REFEREE_ENGINE_TLS_CERT; needs --tls-key)")
+    parser.add_argument("--tls-key", default=_env("TLS_KEY", ""),
+                        help="PEM private key of --tls-cert (env REFEREE_ENGINE_TLS_KEY)")
+    parser.add_argument("--tls-client-ca", default=_env("TLS_CLIENT_CA", ""),
+                        help="PEM CA certificate(s): require client certificates it signed "
+                             "(mutual TLS; env REFEREE_ENGINE_TLS_CLIENT_CA)")
     args = parser.parse_args(argv)
+    try:
+        tls = read_server_tls(args.tls_cert, args.tls_key, args.tls_client_ca)
+    except TlsSettingsError as error:
+        parser.error(str(error))
     logging.basicConfig(level=os.environ.get("REFEREE_LOG_LEVEL", "INFO"),
                         format="%(asctime)s engine %(levelname)s %(name)s: %(message)s")
     limits = CallLimits(args.max_call_seconds, args.plan_seconds,
                         expensive_seats(args.max_concurrent_plans, args.max_concurrent_replays))
-    serve(args.address, args.workers, args.grace, limits)
+    serve(args.address, args.workers, args.grace, limits, tls=tls,
+          max_connection_age=args.max_connection_age)
 
 
 if __name__ == "__main__":
