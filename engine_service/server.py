@@ -4,7 +4,8 @@
 the port they got. The server registers every game's servicer, the standard health
 service (SERVING per service) and server reflection, so grpcurl and Kubernetes probes
 work out of the box. Every unary call passes :class:`.calls.CallPolicy` (requests parsed
-with INVALID_ARGUMENT for bad bytes, seats for the expensive methods). The server speaks TLS when given a certificate (:mod:`.tls`), and closes every
+with INVALID_ARGUMENT for bad bytes, seats for the expensive methods, metrics and request
+ids). The server speaks TLS when given a certificate (:mod:`.tls`), and closes every
 connection after a maximum age so that clients re-resolve the engines' addresses and
 spread over new replicas.
 """
