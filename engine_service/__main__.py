@@ -3,7 +3,8 @@
 Flags win over environment variables, which win over the defaults. A setting that cannot
 work (a TLS file that cannot be read, a metrics port already taken) stops the engine at
 once with exit code 2 and a message naming the flag. Logs go to stderr as JSON lines
-(``REFEREE_LOG_FORMAT=text`` for plain lines), at ``REFEREE_LOG_LEVEL`` (INFO).
+(``REFEREE_LOG_FORMAT=text`` for plain lines), at ``REFEREE_LOG_LEVEL`` (INFO); traces
+are exported when ``OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT`` is set (:mod:`.tracing`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from . import logs
+from . import logs, tracing
 from .calls import CallLimits
 from .metrics import serve_metrics
 from .server import (
@@ -103,7 +104,9 @@ def main(argv: list[str] | None = None) -> None:
         tls = read_server_tls(args.tls_cert, args.tls_key, args.tls_client_ca)
     except TlsSettingsError as error:
         parser.error(str(error))
-    logs.configure(log_format, os.environ.get("REFEREE_LOG_LEVEL", "INFO"))
+    traces = tracing.from_environment()
+    logs.configure(log_format, os.environ.get("REFEREE_LOG_LEVEL", "INFO"),
+                   traces.trace_ids if traces else None)
     if args.metrics_address:
         try:
             serve_metrics(args.metrics_address)
@@ -113,7 +116,8 @@ def main(argv: list[str] | None = None) -> None:
     limits = CallLimits(args.max_call_seconds, args.plan_seconds,
                         expensive_seats(args.max_concurrent_plans, args.max_concurrent_replays))
     serve(args.address, args.workers, args.grace, limits, tls=tls,
-          max_connection_age=args.max_connection_age)
+          max_connection_age=args.max_connection_age,
+          interceptors=[traces.interceptor] if traces else [])
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from grpc_status import rpc_status
 
 from tabletop_rules.deadline import Deadline
 
+from .errors import abort_with_status
 from .logs import REQUEST_ID
 from .metrics import MethodMeter
 
@@ -150,13 +151,13 @@ class CallPolicy(grpc.ServerInterceptor):
             try:
                 request = parse(raw)
             except DecodeError:
-                context.abort_with_status(_MALFORMED)
+                abort_with_status(context, _MALFORMED)
             self._count(+1)
             try:
                 if seats is None:
                     return behavior(request, context)
                 if not seats.acquire(blocking=False):
-                    context.abort_with_status(_busy(method))
+                    abort_with_status(context, _busy(method))
                 try:
                     return behavior(request, context)
                 finally:
