@@ -1,20 +1,47 @@
 """``python -m engine_service``: run the referee engine in the foreground.
 
-Flags win over environment variables, which win over the defaults.
+Flags win over environment variables, which win over the defaults. A setting that cannot
+work (a TLS file that cannot be read, a metrics port already taken) stops the engine at
+once with exit code 2 and a message naming the flag. Logs go to stderr as JSON lines
+(``REFEREE_LOG_FORMAT=text`` for plain lines), at ``REFEREE_LOG_LEVEL`` (INFO); traces
+are exported when ``OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT`` is set (:mod:`.tracing`).
 """
 
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 
+from . import logs, tracing
 from .calls import CallLimits
-from .server import PLAN_SEATS, REPLAY_SEATS, expensive_seats, serve
+from .metrics import serve_metrics
+from .server import (
+    MAX_CONNECTION_AGE_SECONDS,
+    PLAN_SEATS,
+    REPLAY_SEATS,
+    expensive_seats,
+    serve,
+)
+from .tls import TlsSettingsError, read_server_tls
 
 
 def _env(name: str, default: str) -> str:
     return os.environ.get(f"REFEREE_ENGINE_{name}", default)
+
+
+def _host_port(value: str) -> str:
+    """``host:port`` (``[::1]:port`` for IPv6), port 0 to 65535."""
+    host, _, port = value.rpartition(":")
+    if not host or not port.isdigit() or int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"{value!r} is not host:port")
+    return value
+
+
+def _positive_seconds(value: str) -> float:
+    seconds = float(value)
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a positive number of seconds")
+    return seconds
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -48,12 +75,49 @@ def main(argv: list[str] | None = None) -> None:
                         help="game logs replayed at once; more are refused with "
                              "RESOURCE_EXHAUSTED (env REFEREE_ENGINE_MAX_CONCURRENT_REPLAYS; "
                              "default %(default)s)")
+    parser.add_argument("--max-connection-age", type=_positive_seconds,
+                        default=_env("MAX_CONNECTION_AGE_SECONDS",
+                                     f"{MAX_CONNECTION_AGE_SECONDS:g}"),
+                        help="seconds after which a client connection is closed (GOAWAY, "
+                             "running calls get 5 s more), so clients re-resolve and new "
+                             "replicas get traffic (env "
+                             "REFEREE_ENGINE_MAX_CONNECTION_AGE_SECONDS; default %(default)s)")
+    parser.add_argument("--metrics-address", type=_host_port,
+                        default=_env("METRICS_ADDRESS", "") or None,
+                        help="host:port to serve Prometheus metrics at /metrics on; port 0 "
+                             "picks a free one (env REFEREE_ENGINE_METRICS_ADDRESS; default: "
+                             "not served)")
+    parser.add_argument("--tls-cert", default=_env("TLS_CERT", ""),
+                        help="PEM certificate chain: serve TLS instead of plaintext (env "
+                             "REFEREE_ENGINE_TLS_CERT; needs --tls-key)")
+    parser.add_argument("--tls-key", default=_env("TLS_KEY", ""),
+                        help="PEM private key of --tls-cert (env REFEREE_ENGINE_TLS_KEY)")
+    parser.add_argument("--tls-client-ca", default=_env("TLS_CLIENT_CA", ""),
+                        help="PEM CA certificate(s): require client certificates it signed "
+                             "(mutual TLS; env REFEREE_ENGINE_TLS_CLIENT_CA)")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=os.environ.get("REFEREE_LOG_LEVEL", "INFO"),
-                        format="%(asctime)s engine %(levelname)s %(name)s: %(message)s")
+    log_format = os.environ.get("REFEREE_LOG_FORMAT", "json")
+    if log_format not in logs.FORMATS:
+        parser.error(f"REFEREE_LOG_FORMAT={log_format!r}: expected one of "
+                     f"{', '.join(logs.FORMATS)}")
+    try:
+        tls = read_server_tls(args.tls_cert, args.tls_key, args.tls_client_ca)
+    except TlsSettingsError as error:
+        parser.error(str(error))
+    traces = tracing.from_environment()
+    logs.configure(log_format, os.environ.get("REFEREE_LOG_LEVEL", "INFO"),
+                   traces.trace_ids if traces else None)
+    if args.metrics_address:
+        try:
+            serve_metrics(args.metrics_address)
+        except OSError as error:
+            parser.error(f"--metrics-address {args.metrics_address}: cannot serve metrics "
+                         f"there ({error.strerror or error})")
     limits = CallLimits(args.max_call_seconds, args.plan_seconds,
                         expensive_seats(args.max_concurrent_plans, args.max_concurrent_replays))
-    serve(args.address, args.workers, args.grace, limits)
+    serve(args.address, args.workers, args.grace, limits, tls=tls,
+          max_connection_age=args.max_connection_age,
+          interceptors=[traces.interceptor] if traces else [])
 
 
 if __name__ == "__main__":

@@ -12,13 +12,20 @@ Three guards stand between the wire and the servicers:
 - **Every call has a deadline**, the client's or :attr:`CallLimits.max_call_seconds`,
   whichever is sooner; :func:`deadline_of` hands it to the rules as a
   :class:`tabletop_rules.deadline.Deadline` that also notices a cancelled call.
+
+It also observes every unary call, refusals included: counted and timed per method and
+status code (:mod:`.metrics`), its ``x-request-id`` metadata put in :data:`.logs.REQUEST_ID`
+for the log lines written meanwhile, and one INFO line written for a call that ends with
+another code than OK or takes longer than :data:`SLOW_CALL_SECONDS`.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any
 
 import grpc
@@ -30,9 +37,20 @@ from grpc_status import rpc_status
 
 from tabletop_rules.deadline import Deadline
 
+from .errors import abort_with_status
+from .logs import REQUEST_ID
+from .metrics import MethodMeter
+
+log = logging.getLogger(__name__)
+
 RETRY_AFTER_SECONDS = 1
 """What a caller refused for want of a seat is told to wait: an expensive call lasts
 under a second."""
+
+SLOW_CALL_SECONDS = 1.0
+"""A call that took longer is logged, whatever its answer."""
+
+REQUEST_ID_KEY = "x-request-id"
 
 
 @dataclass(frozen=True)
@@ -85,9 +103,17 @@ def _busy(method: str) -> grpc.Status:
 Behavior = Callable[[Any, grpc.ServicerContext], Any]
 
 
+def request_id(context: grpc.ServicerContext) -> str | None:
+    """The call's ``x-request-id`` metadata, if its client sent one."""
+    for key, value in context.invocation_metadata() or ():
+        if key == REQUEST_ID_KEY:
+            return str(value)
+    return None
+
+
 class CallPolicy(grpc.ServerInterceptor):
-    """Parses unary requests itself, bounds the expensive methods' concurrency, and
-    counts the calls in flight (a draining engine waits for them)."""
+    """Parses unary requests itself, bounds the expensive methods' concurrency, counts
+    the calls in flight (a draining engine waits for them), and observes every call."""
 
     def __init__(self, seats: Mapping[str, int]) -> None:
         self._seats = {method: threading.BoundedSemaphore(n) for method, n in seats.items()}
@@ -119,23 +145,47 @@ class CallPolicy(grpc.ServerInterceptor):
         seats = self._seats.get(details.method)
         method = details.method
 
-        def guarded(raw: bytes, context: grpc.ServicerContext) -> Any:
+        meter = MethodMeter(method)
+
+        def respond(raw: bytes, context: grpc.ServicerContext) -> Any:
             try:
                 request = parse(raw)
             except DecodeError:
-                context.abort_with_status(_MALFORMED)
+                abort_with_status(context, _MALFORMED)
             self._count(+1)
             try:
                 if seats is None:
                     return behavior(request, context)
                 if not seats.acquire(blocking=False):
-                    context.abort_with_status(_busy(method))
+                    abort_with_status(context, _busy(method))
                 try:
                     return behavior(request, context)
                 finally:
                     seats.release()
             finally:
                 self._count(-1)
+
+        def guarded(raw: bytes, context: grpc.ServicerContext) -> Any:
+            started = perf_counter()
+            token = REQUEST_ID.set(request_id(context))
+            answered = False
+            try:
+                answer = respond(raw, context)
+                answered = True
+                return answer
+            finally:
+                # abort() raises after setting the code; any other exception is UNKNOWN.
+                code = context.code() or (grpc.StatusCode.OK if answered
+                                          else grpc.StatusCode.UNKNOWN)
+                seconds = perf_counter() - started
+                meter.record(code, seconds)
+                if code is not grpc.StatusCode.OK or seconds > SLOW_CALL_SECONDS:
+                    log.info("%s answered %s in %.1f ms", meter.method, code.name,
+                             seconds * 1000, extra={"service": meter.service,
+                                                    "method": meter.method,
+                                                    "code": code.name,
+                                                    "seconds": round(seconds, 6)})
+                REQUEST_ID.reset(token)
 
         return self._guarded.setdefault(method, grpc.unary_unary_rpc_method_handler(
             guarded, request_deserializer=None,

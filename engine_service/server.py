@@ -4,7 +4,10 @@
 the port they got. The server registers every game's servicer, the standard health
 service (SERVING per service) and server reflection, so grpcurl and Kubernetes probes
 work out of the box. Every unary call passes :class:`.calls.CallPolicy` (requests parsed
-with INVALID_ARGUMENT for bad bytes, seats for the expensive methods).
+with INVALID_ARGUMENT for bad bytes, seats for the expensive methods, metrics and request
+ids). The server speaks TLS when given a certificate (:mod:`.tls`), and closes every
+connection after a maximum age so that clients re-resolve the engines' addresses and
+spread over new replicas.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Sequence
 from concurrent import futures
 from dataclasses import dataclass
 
@@ -24,6 +28,7 @@ from grpc_reflection.v1alpha import reflection
 from .calls import CallLimits, CallPolicy, method_name
 from .downtown_farmers_market import servicer as downtown_farmers_market
 from .foxglove_farm import servicer as foxglove_farm
+from .tls import ServerTls
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +48,14 @@ interpreter's lock with every other call; with two running, a board scored meanw
 110 ms instead of 8 (measured, 2 cores)."""
 REPLAY_SEATS = 2
 """Game logs replayed at once by default (a replay is bounded by the log limit)."""
+
+MAX_CONNECTION_AGE_SECONDS = 30.0
+"""How long a client connection lives by default: then the engine sends GOAWAY and the
+client reconnects, re-resolving its target, so that replicas started since get their
+share of the calls."""
+MAX_CONNECTION_AGE_GRACE_SECONDS = 5.0
+"""What calls still running on a connection past its age get to finish (every call is
+bounded by --max-call-seconds, 3 s by default)."""
 
 
 def expensive_seats(plans: int = PLAN_SEATS, replays: int = REPLAY_SEATS) -> dict[str, int]:
@@ -69,19 +82,25 @@ class Engine:
 
 
 def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
-                  limits: CallLimits | None = None) -> Engine:
-    """Build the server bound to ``address`` (port 0 picks a free port)."""
+                  limits: CallLimits | None = None, *, tls: ServerTls | None = None,
+                  max_connection_age: float = MAX_CONNECTION_AGE_SECONDS,
+                  interceptors: Sequence[grpc.ServerInterceptor] = ()) -> Engine:
+    """Build the server bound to ``address`` (port 0 picks a free port), over TLS when
+    ``tls`` is given; ``interceptors`` (tracing) run before the call policy."""
     limits = limits or CallLimits(seats=expensive_seats())
     policy = CallPolicy(limits.seats)
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="rpc"),
-        interceptors=[policy],
+        interceptors=[*interceptors, policy],
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
                  ("grpc.so_reuseport", 0),
                  # Let the gateway's keepalive pings through, so a vanished engine is
                  # noticed in seconds.
                  ("grpc.keepalive_permit_without_calls", 1),
-                 ("grpc.http2.min_ping_interval_without_data_ms", 5_000)],
+                 ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+                 ("grpc.max_connection_age_ms", round(max_connection_age * 1000)),
+                 ("grpc.max_connection_age_grace_ms",
+                  round(MAX_CONNECTION_AGE_GRACE_SECONDS * 1000))],
     )
     names = [register(server, limits) for register in GAME_SERVICES]
     health_servicer = health.HealthServicer()
@@ -90,23 +109,30 @@ def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     reflection.enable_server_reflection(
         (*names, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    port = server.add_insecure_port(address)
+    port = (server.add_secure_port(address, tls.credentials()) if tls
+            else server.add_insecure_port(address))
     if port == 0:
         raise OSError(f"could not bind the engine to {address}")
     return Engine(server, port, health_servicer, policy)
 
 
 def serve(address: str, max_workers: int, grace_seconds: float,
-          limits: CallLimits | None = None) -> None:
+          limits: CallLimits | None = None, *, tls: ServerTls | None = None,
+          max_connection_age: float = MAX_CONNECTION_AGE_SECONDS,
+          interceptors: Sequence[grpc.ServerInterceptor] = ()) -> None:
     """Run until SIGTERM or SIGINT, then drain within ``grace_seconds``: report
     NOT_SERVING while still answering (so balancers stop sending first), for at least
     :data:`ANNOUNCE_SECONDS` and until no call is in flight; then stop, cancelling what
     is left at the end of the grace period. The process then exits even if a computation
     is still running (its call was cancelled, so no one waits for it)."""
-    engine = create_server(address, max_workers, limits)
+    engine = create_server(address, max_workers, limits, tls=tls,
+                           max_connection_age=max_connection_age, interceptors=interceptors)
     engine.server.start()
     host = address.rsplit(":", 1)[0]
-    log.info("engine listening on %s:%d", host, engine.port)
+    # The address is followed by a space: tools read it with "listening on (\S+)", in
+    # text and JSON lines alike.
+    log.info("engine listening on %s:%d (%s)", host, engine.port,
+             tls.describe() if tls else "plaintext")
     stopping = threading.Event()
 
     def on_signal(signum: int, _frame: object) -> None:

@@ -10,7 +10,10 @@ from tabletop_rules import downtown_farmers_market as dfm
 
 from ..calls import CallLimits
 from ..errors import translate_errors
+from ..metrics import GameMeter
 from . import convert
+
+METER = GameMeter("downtown-farmers-market")
 
 
 class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceServicer):
@@ -22,12 +25,14 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
         board = convert.board_from_proto(request.board, ("board",))
         answer = service_pb2.ScoreBoardResponse()
         convert.board_score_to_proto(dfm.score_board(board), answer.score)
+        METER.boards_scored()
         return answer
 
     @translate_errors
     def RankPlayers(self, request: service_pb2.RankPlayersRequest,
                     context: grpc.ServicerContext) -> service_pb2.RankPlayersResponse:
         ranking = dfm.rank_boards(convert.players_from_proto(request.players))
+        METER.boards_scored(len(ranking.standings))
         return service_pb2.RankPlayersResponse(
             standings=convert.standings_to_proto(ranking), winners=ranking.winners)
 
@@ -50,7 +55,9 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
     def ValidateMove(self, request: service_pb2.ValidateMoveRequest,
                      context: grpc.ServicerContext) -> service_pb2.ValidateMoveResponse:
         state, move = convert.state_and_move_from_proto(request.state, request.move)
-        return convert.verdict_to_proto(dfm.validate(state, move))
+        answer = convert.verdict_to_proto(dfm.validate(state, move))
+        METER.move_judged(answer.legal)
+        return answer
 
     @translate_errors
     def ReplayGame(self, request: service_pb2.ReplayGameRequest,

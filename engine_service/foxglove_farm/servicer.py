@@ -14,7 +14,10 @@ from tabletop_rules.problems import InvalidInputError, Problem
 
 from ..calls import CallLimits, deadline_of
 from ..errors import translate_errors
+from ..metrics import GameMeter, plan_made
 from . import convert
+
+METER = GameMeter("foxglove-farm")
 
 
 class FoxgloveFarmServicer(service_grpc.FoxgloveFarmServiceServicer):
@@ -28,20 +31,26 @@ class FoxgloveFarmServicer(service_grpc.FoxgloveFarmServiceServicer):
     def ScoreTown(self, request: service_pb2.ScoreTownRequest,
                   context: grpc.ServicerContext) -> service_pb2.ScoreTownResponse:
         town = convert.town_from_proto(request.town)
-        return service_pb2.ScoreTownResponse(score=convert.score_to_proto(fox.score_town(town)))
+        answer = service_pb2.ScoreTownResponse(score=convert.score_to_proto(fox.score_town(town)))
+        METER.boards_scored()
+        return answer
 
     @translate_errors
     def RankPlayers(self, request: service_pb2.RankPlayersRequest,
                     context: grpc.ServicerContext) -> service_pb2.RankPlayersResponse:
-        return convert.ranking_to_proto(
+        answer = convert.ranking_to_proto(
             fox.rank_towns(convert.players_from_proto(request.players)))
+        METER.boards_scored(len(answer.standings))
+        return answer
 
     @translate_errors
     def ValidateTransport(self, request: service_pb2.ValidateTransportRequest,
                           context: grpc.ServicerContext
                           ) -> service_pb2.ValidateTransportResponse:
         town, move = convert.transport_from_proto(request)
-        return convert.transport_verdict_to_proto(fox.validate_transport(town, move))
+        answer = convert.transport_verdict_to_proto(fox.validate_transport(town, move))
+        METER.move_judged(answer.legal)
+        return answer
 
     @translate_errors
     def PlanFinalRound(self, request: service_pb2.PlanFinalRoundRequest,
@@ -52,6 +61,7 @@ class FoxgloveFarmServicer(service_grpc.FoxgloveFarmServiceServicer):
                 town, deadline=deadline_of(context, self._limits).within(self._limits.plan_seconds))
         except planner.UnboundedPlanError as error:  # only a request catalog can cause it
             raise InvalidInputError([Problem(("town", "catalog"), str(error))]) from None
+        plan_made(plan.optimal)
         return service_pb2.PlanFinalRoundResponse(plan=convert.plan_to_proto(plan))
 
 
@@ -71,7 +81,9 @@ class FoxgloveFarmServicer(service_grpc.FoxgloveFarmServiceServicer):
     def ValidateAction(self, request: service_pb2.ValidateActionRequest,
                        context: grpc.ServicerContext) -> service_pb2.ValidateActionResponse:
         state, action = convert.state_and_action_from_proto(request.state, request.action)
-        return convert.action_verdict_to_proto(GAME.validate(state, action))
+        answer = convert.action_verdict_to_proto(GAME.validate(state, action))
+        METER.move_judged(answer.legal)
+        return answer
 
     @translate_errors
     def ReplayGame(self, request: service_pb2.ReplayGameRequest,

@@ -28,6 +28,10 @@ if _version_not_supported:
 class DowntownFarmersMarketServiceStub:
     """The Downtown Farmers Market referee. Stateless: every request carries what it needs.
 
+    Every RPC is a pure function of its request: the engine keeps nothing between calls
+    and changes nothing, so a retry, on the same engine or another replica, is always
+    safe (each RPC is declared idempotency_level = NO_SIDE_EFFECTS).
+
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
     contract's shapes), each problem found.
@@ -73,6 +77,10 @@ class DowntownFarmersMarketServiceStub:
 
 class DowntownFarmersMarketServiceServicer:
     """The Downtown Farmers Market referee. Stateless: every request carries what it needs.
+
+    Every RPC is a pure function of its request: the engine keeps nothing between calls
+    and changes nothing, so a retry, on the same engine or another replica, is always
+    safe (each RPC is declared idempotency_level = NO_SIDE_EFFECTS).
 
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
@@ -167,6 +175,10 @@ def add_DowntownFarmersMarketServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class DowntownFarmersMarketService:
     """The Downtown Farmers Market referee. Stateless: every request carries what it needs.
+
+    Every RPC is a pure function of its request: the engine keeps nothing between calls
+    and changes nothing, so a retry, on the same engine or another replica, is always
+    safe (each RPC is declared idempotency_level = NO_SIDE_EFFECTS).
 
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public

@@ -29,6 +29,10 @@ GRPC_VERSION: str
 class DowntownFarmersMarketServiceStub:
     """The Downtown Farmers Market referee. Stateless: every request carries what it needs.
 
+    Every RPC is a pure function of its request: the engine keeps nothing between calls
+    and changes nothing, so a retry, on the same engine or another replica, is always
+    safe (each RPC is declared idempotency_level = NO_SIDE_EFFECTS).
+
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
     contract's shapes), each problem found.
@@ -61,6 +65,10 @@ class DowntownFarmersMarketServiceStub:
 class DowntownFarmersMarketServiceAsyncStub(DowntownFarmersMarketServiceStub):
     """The Downtown Farmers Market referee. Stateless: every request carries what it needs.
 
+    Every RPC is a pure function of its request: the engine keeps nothing between calls
+    and changes nothing, so a retry, on the same engine or another replica, is always
+    safe (each RPC is declared idempotency_level = NO_SIDE_EFFECTS).
+
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
     contract's shapes), each problem found.
@@ -88,6 +96,10 @@ class DowntownFarmersMarketServiceAsyncStub(DowntownFarmersMarketServiceStub):
 
 class DowntownFarmersMarketServiceServicer(metaclass=_abc_1.ABCMeta):
     """The Downtown Farmers Market referee. Stateless: every request carries what it needs.
+
+    Every RPC is a pure function of its request: the engine keeps nothing between calls
+    and changes nothing, so a retry, on the same engine or another replica, is always
+    safe (each RPC is declared idempotency_level = NO_SIDE_EFFECTS).
 
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public

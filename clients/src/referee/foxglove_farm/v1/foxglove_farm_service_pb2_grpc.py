@@ -28,6 +28,11 @@ if _version_not_supported:
 class FoxgloveFarmServiceStub:
     """The Foxglove Farm referee. Stateless: every request carries what it needs.
 
+    Every RPC is a pure function of its request: the engine keeps nothing between calls
+    and changes nothing, so a retry, on the same engine or another replica, is always
+    safe (each RPC is declared idempotency_level = NO_SIDE_EFFECTS). PlanFinalRound's plan
+    may be better when the planner gets more time; it is always legal.
+
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
     contract's shapes: /town/tiles/3/goods/sheep, /move/from/row), each problem found.
@@ -85,6 +90,11 @@ class FoxgloveFarmServiceStub:
 
 class FoxgloveFarmServiceServicer:
     """The Foxglove Farm referee. Stateless: every request carries what it needs.
+
+    Every RPC is a pure function of its request: the engine keeps nothing between calls
+    and changes nothing, so a retry, on the same engine or another replica, is always
+    safe (each RPC is declared idempotency_level = NO_SIDE_EFFECTS). PlanFinalRound's plan
+    may be better when the planner gets more time; it is always legal.
 
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
@@ -209,6 +219,11 @@ def add_FoxgloveFarmServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class FoxgloveFarmService:
     """The Foxglove Farm referee. Stateless: every request carries what it needs.
+
+    Every RPC is a pure function of its request: the engine keeps nothing between calls
+    and changes nothing, so a retry, on the same engine or another replica, is always
+    safe (each RPC is declared idempotency_level = NO_SIDE_EFFECTS). PlanFinalRound's plan
+    may be better when the planner gets more time; it is always legal.
 
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public

@@ -29,6 +29,11 @@ GRPC_VERSION: str
 class FoxgloveFarmServiceStub:
     """The Foxglove Farm referee. Stateless: every request carries what it needs.
 
+    Every RPC is a pure function of its request: the engine keeps nothing between calls
+    and changes nothing, so a retry, on the same engine or another replica, is always
+    safe (each RPC is declared idempotency_level = NO_SIDE_EFFECTS). PlanFinalRound's plan
+    may be better when the planner gets more time; it is always legal.
+
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
     contract's shapes: /town/tiles/3/goods/sheep, /move/from/row), each problem found.
@@ -73,6 +78,11 @@ class FoxgloveFarmServiceStub:
 class FoxgloveFarmServiceAsyncStub(FoxgloveFarmServiceStub):
     """The Foxglove Farm referee. Stateless: every request carries what it needs.
 
+    Every RPC is a pure function of its request: the engine keeps nothing between calls
+    and changes nothing, so a retry, on the same engine or another replica, is always
+    safe (each RPC is declared idempotency_level = NO_SIDE_EFFECTS). PlanFinalRound's plan
+    may be better when the planner gets more time; it is always legal.
+
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public
     contract's shapes: /town/tiles/3/goods/sheep, /move/from/row), each problem found.
@@ -112,6 +122,11 @@ class FoxgloveFarmServiceAsyncStub(FoxgloveFarmServiceStub):
 
 class FoxgloveFarmServiceServicer(metaclass=_abc_1.ABCMeta):
     """The Foxglove Farm referee. Stateless: every request carries what it needs.
+
+    Every RPC is a pure function of its request: the engine keeps nothing between calls
+    and changes nothing, so a retry, on the same engine or another replica, is always
+    safe (each RPC is declared idempotency_level = NO_SIDE_EFFECTS). PlanFinalRound's plan
+    may be better when the planner gets more time; it is always legal.
 
     Invalid requests fail with INVALID_ARGUMENT and a google.rpc.BadRequest detail whose
     field violations name, as a JSON Pointer into the request's JSON form (the public

@@ -1,0 +1,431 @@
+"""The engine process's operating surface, each test against real engine processes:
+
+- ``--metrics-address``: Prometheus text at ``/metrics`` (port 0 logged), counting calls per
+  method and code, refusals included, and the games' counters;
+- JSON log lines (the default) with the request id of each failed call; text lines too;
+- ``--max-connection-age``: an idle connection is closed (GOAWAY) at its age, not before;
+- TLS with client certificates (real certificates made here): only a client holding one
+  that the configured CA signed gets answers; a wrong setting stops the engine at once
+  with exit code 2 and a message naming the flag;
+- traces: with an OTLP endpoint set, the engine posts a server span carrying the caller's
+  trace id (decoded with opentelemetry-proto), and its log lines carry the trace id.
+"""
+
+from __future__ import annotations
+
+import datetime
+import http.server
+import ipaddress
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+import requests
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
+from prometheus_client.parser import text_string_to_metric_families
+
+from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema
+from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as dfm_pb2
+
+from ..sample_boards import SIMPLE_BOARD
+from .conftest import REPO, Process, environment
+
+pytestmark = pytest.mark.e2e
+
+DFM_SERVICE = "referee.downtown_farmers_market.v1.DowntownFarmersMarketService"
+FF_SERVICE = "referee.foxglove_farm.v1.FoxgloveFarmService"
+SCORE = f"/{DFM_SERVICE}/ScoreBoard"
+PLAN = f"/{FF_SERVICE}/PlanFinalRound"
+BOARD = dfm_pb2.ScoreBoardRequest(board=BoardSchema().load(SIMPLE_BOARD)).SerializeToString()
+
+
+# --- engines -------------------------------------------------------------------------
+
+
+@dataclass
+class Engine:
+    process: Process
+    address: str
+    transport: str
+    """What the listening line says after the address: "plaintext", "TLS", ..."""
+
+    def json_lines(self) -> list[dict[str, Any]]:
+        """The engine's JSON log lines (grpc's own C core may write plain ones)."""
+        return [json.loads(line) for line in self.process.lines if line.startswith("{")]
+
+
+@contextmanager
+def running(*flags: str, **env: str) -> Iterator[Engine]:
+    """An engine process with ``flags`` and environment ``env``, stopped afterwards."""
+    process = Process.start([sys.executable, "-m", "engine_service", "--address",
+                             "127.0.0.1:0", "--grace", "1", *flags], environment(**env))
+    try:
+        listening = process.wait_for(r"engine listening on (\S+) \(([^)]+)\)")
+        yield Engine(process, listening.group(1), listening.group(2))
+    finally:
+        process.stop()
+
+
+def call(channel: grpc.Channel, method: str, payload: bytes, *,
+         metadata: tuple[tuple[str, str], ...] = ()) -> grpc.StatusCode:
+    """Bytes in; the status code out."""
+    try:
+        channel.unary_unary(method)(payload, timeout=10, metadata=metadata)
+    except grpc.RpcError as error:
+        return error.code()  # type: ignore[no-any-return]
+    return grpc.StatusCode.OK
+
+
+def health(channel: grpc.Channel) -> str:
+    """The engine's overall health, or the status code of a failed check."""
+    try:
+        answer = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(),
+                                                           timeout=10)
+    except grpc.RpcError as error:
+        return str(error.code().name)
+    return str(health_pb2.HealthCheckResponse.ServingStatus.Name(answer.status))
+
+
+# --- metrics and logs ----------------------------------------------------------------
+
+
+def scrape(url: str) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    text = requests.get(url, timeout=10).text
+    return {(s.name, frozenset(s.labels.items())): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def series(name: str, **labels: str) -> tuple[str, frozenset[tuple[str, str]]]:
+    return name, frozenset(labels.items())
+
+
+def test_metrics_count_calls_refusals_and_scores_and_failures_are_logged() -> None:
+    with running("--metrics-address", "127.0.0.1:0",
+                 REFEREE_ENGINE_MAX_CONCURRENT_PLANS="0") as engine:
+        url = engine.process.wait_for(r"engine metrics on (http://\S+?/metrics)").group(1)
+        assert not url.endswith(":0/metrics"), url
+        with grpc.insecure_channel(engine.address) as channel:
+            codes = [call(channel, SCORE, BOARD, metadata=(("x-request-id", "fine"),)),
+                     call(channel, SCORE, b"\xff", metadata=(("x-request-id", "bad-bytes"),)),
+                     call(channel, PLAN, b"", metadata=(("x-request-id", "no-seat"),))]
+        metrics = scrape(url)
+        engine.process.wait_for('"request_id": "no-seat"')  # the last line, read
+        lines = engine.json_lines()
+    assert codes == [grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT,
+                     grpc.StatusCode.RESOURCE_EXHAUSTED]
+    calls = "referee_engine_calls_total"
+    expected = {
+        series(calls, service=DFM_SERVICE, method="ScoreBoard", code="OK"): 1,
+        series(calls, service=DFM_SERVICE, method="ScoreBoard", code="INVALID_ARGUMENT"): 1,
+        series(calls, service=FF_SERVICE, method="PlanFinalRound", code="RESOURCE_EXHAUSTED"): 1,
+        series(calls, service=FF_SERVICE, method="PlanFinalRound", code="OK"): 0,
+        series("referee_engine_call_seconds_count", service=DFM_SERVICE,
+               method="ScoreBoard"): 2,
+        series("referee_engine_call_seconds_count", service=FF_SERVICE,
+               method="PlanFinalRound"): 1,
+        series("referee_engine_boards_scored_total", game="downtown-farmers-market"): 1,
+        series("referee_engine_boards_scored_total", game="foxglove-farm"): 0,
+        series("referee_engine_plans_total", optimal="true"): 0,
+    }
+    assert {key: metrics.get(key) for key in expected} == expected
+    assert metrics[series("referee_engine_call_seconds_bucket", service=DFM_SERVICE,
+                          method="ScoreBoard", le="+Inf")] == 2
+    assert all(line.keys() >= {"ts", "level", "logger", "message"} and
+               line["process"] == "engine" for line in lines), lines
+    failed = [(line["request_id"], line["code"], line["level"]) for line in lines
+              if "request_id" in line]
+    assert failed == [("bad-bytes", "INVALID_ARGUMENT", "INFO"),
+                      ("no-seat", "RESOURCE_EXHAUSTED", "INFO")], lines
+
+
+def test_text_log_lines_when_asked_and_no_metrics_by_default() -> None:
+    with running(REFEREE_LOG_FORMAT="text") as engine:
+        with grpc.insecure_channel(engine.address) as channel:
+            call(channel, SCORE, b"\xff", metadata=(("x-request-id", "plain-1"),))
+        engine.process.wait_for(r"\[plain-1\]")
+        lines = list(engine.process.lines)
+    assert engine.transport == "plaintext"
+    assert not any(line.startswith("{") for line in lines), lines
+    assert not any("engine metrics on" in line for line in lines), lines
+    assert any(" engine INFO engine_service.calls [plain-1]: ScoreBoard answered "
+               "INVALID_ARGUMENT in " in line for line in lines), lines
+
+
+# --- maximum connection age ----------------------------------------------------------
+
+
+def test_connections_are_closed_at_their_maximum_age_and_not_before() -> None:
+    seen: dict[str, list[grpc.ChannelConnectivity]] = {"1 s": [], "default": []}
+    with running("--max-connection-age", "1") as young, running() as default:
+        channels = {"1 s": grpc.insecure_channel(young.address),
+                    "default": grpc.insecure_channel(default.address)}
+        try:
+            for name, channel in channels.items():
+                channel.subscribe(seen[name].append)
+                assert health(channel) == "SERVING"
+            time.sleep(2.5)  # the age (1 s, +-10% jitter), then the goaway's round trip
+            states = {name: list(states) for name, states in seen.items()}
+            assert health(channels["1 s"]) == "SERVING"  # the client reconnects
+        finally:
+            for channel in channels.values():
+                channel.close()
+    ready, idle = grpc.ChannelConnectivity.READY, grpc.ChannelConnectivity.IDLE
+    young_states = states["1 s"]
+    assert ready in young_states and idle in young_states[young_states.index(ready):], states
+    assert states["default"][-1] is ready and idle not in states["default"][
+        states["default"].index(ready):], states
+
+
+# --- TLS -----------------------------------------------------------------------------
+
+
+def _pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:
+    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                             serialization.NoEncryption())
+
+
+class Authority:
+    """A certificate authority made for the test, issuing server and client certificates."""
+
+    def __init__(self, name: str) -> None:
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+        self.cert = self._builder(self.name, self.key.public_key()).add_extension(
+            x509.BasicConstraints(ca=True, path_length=None), critical=True).add_extension(
+            x509.KeyUsage(digital_signature=True, key_cert_sign=True, crl_sign=True,
+                          content_commitment=False, key_encipherment=False,
+                          data_encipherment=False, key_agreement=False,
+                          encipher_only=False, decipher_only=False), critical=True
+        ).sign(self.key, hashes.SHA256())
+        self.pem = self.cert.public_bytes(serialization.Encoding.PEM)
+
+    def _builder(self, subject: x509.Name,
+                 public_key: ec.EllipticCurvePublicKey) -> x509.CertificateBuilder:
+        now = datetime.datetime.now(datetime.UTC)
+        return (x509.CertificateBuilder().subject_name(subject).issuer_name(self.name)
+                .public_key(public_key).serial_number(x509.random_serial_number())
+                .not_valid_before(now - datetime.timedelta(hours=1))
+                .not_valid_after(now + datetime.timedelta(days=1)))
+
+    def issue(self, name: str, *, server: bool) -> tuple[bytes, bytes]:
+        """A certificate (PEM) for ``name`` and its private key (PEM)."""
+        key = ec.generate_private_key(ec.SECP256R1())
+        usage = ExtendedKeyUsageOID.SERVER_AUTH if server else ExtendedKeyUsageOID.CLIENT_AUTH
+        builder = self._builder(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]),
+                                key.public_key()).add_extension(
+            x509.BasicConstraints(ca=False, path_length=None), critical=True).add_extension(
+            x509.ExtendedKeyUsage([usage]), critical=False)
+        if server:
+            builder = builder.add_extension(x509.SubjectAlternativeName(
+                [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                critical=False)
+        cert = builder.sign(self.key, hashes.SHA256())
+        return cert.public_bytes(serialization.Encoding.PEM), _pem_key(key)
+
+
+@dataclass
+class Pki:
+    folder: Path
+    ca: bytes
+    clients: dict[str, tuple[bytes, bytes]]
+    """Client certificate and key by who signed it: "ours" (the engine's CA), "theirs"."""
+
+    def path(self, name: str) -> str:
+        return str(self.folder / name)
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
+    folder = tmp_path_factory.mktemp("pki")
+    ours, theirs = Authority("referee test CA"), Authority("another CA")
+    server_cert, server_key = ours.issue("engine", server=True)
+    files = {"ca.pem": ours.pem, "engine.pem": server_cert, "engine.key": server_key,
+             "other.key": _pem_key(ec.generate_private_key(ec.SECP256R1()))}
+    for name, content in files.items():
+        (folder / name).write_bytes(content)
+    return Pki(folder, ours.pem, {"ours": ours.issue("gateway", server=False),
+                                  "theirs": theirs.issue("gateway", server=False)})
+
+
+def tls_channel(address: str, ca: bytes, client: tuple[bytes, bytes] | None) -> grpc.Channel:
+    cert, key = client if client else (None, None)
+    credentials = grpc.ssl_channel_credentials(root_certificates=ca, private_key=key,
+                                               certificate_chain=cert)
+    return grpc.secure_channel(address, credentials)
+
+
+def test_mutual_tls_answers_only_clients_with_a_certificate_from_the_configured_ca(
+        pki: Pki) -> None:
+    with running(REFEREE_ENGINE_TLS_CERT=pki.path("engine.pem"),
+                 REFEREE_ENGINE_TLS_KEY=pki.path("engine.key"),
+                 REFEREE_ENGINE_TLS_CLIENT_CA=pki.path("ca.pem")) as engine:
+        outcomes = {}
+        for name, client in (("signed by the CA", pki.clients["ours"]),
+                             ("no certificate", None),
+                             ("another CA's", pki.clients["theirs"])):
+            with tls_channel(engine.address, pki.ca, client) as channel:
+                outcomes[name] = (health(channel), call(channel, SCORE, BOARD).name)
+        with grpc.insecure_channel(engine.address) as channel:
+            outcomes["plaintext"] = (health(channel), call(channel, SCORE, BOARD).name)
+    assert engine.transport == "TLS, client certificates required"
+    assert outcomes == {"signed by the CA": ("SERVING", "OK"),
+                        "no certificate": ("UNAVAILABLE", "UNAVAILABLE"),
+                        "another CA's": ("UNAVAILABLE", "UNAVAILABLE"),
+                        "plaintext": ("UNAVAILABLE", "UNAVAILABLE")}
+
+
+def test_tls_without_a_client_ca_answers_any_tls_client(pki: Pki) -> None:
+    with (running("--tls-cert", pki.path("engine.pem"), "--tls-key",
+                  pki.path("engine.key")) as engine,
+          tls_channel(engine.address, pki.ca, None) as channel):
+        answers = (health(channel), call(channel, SCORE, BOARD).name)
+    assert engine.transport == "TLS"
+    assert answers == ("SERVING", "OK")
+
+
+STARTUP_ERRORS = {
+    # name: (flags, environment, what stderr must name)
+    "cert without key": (["--tls-cert", "engine.pem"], {}, ["--tls-key"]),
+    "key without cert (env)": ([], {"REFEREE_ENGINE_TLS_KEY": "engine.key"},
+                               ["--tls-cert", "REFEREE_ENGINE_TLS_CERT"]),
+    "client CA alone": (["--tls-client-ca", "ca.pem"], {}, ["--tls-cert", "--tls-key"]),
+    "unreadable cert": (["--tls-cert", "missing.pem", "--tls-key", "engine.key"], {},
+                        ["--tls-cert", "missing.pem"]),
+    "unreadable client CA": (["--tls-cert", "engine.pem", "--tls-key", "engine.key",
+                              "--tls-client-ca", "missing-ca.pem"], {},
+                             ["--tls-client-ca", "missing-ca.pem"]),
+    "key of another certificate": (["--tls-cert", "engine.pem", "--tls-key", "other.key"], {},
+                                   ["--tls-cert", "--tls-key"]),
+    "a key as client CA": (["--tls-cert", "engine.pem", "--tls-key", "engine.key",
+                            "--tls-client-ca", "engine.key"], {}, ["--tls-client-ca"]),
+    "metrics address without a port": (["--metrics-address", "localhost"], {},
+                                       ["--metrics-address"]),
+    "unknown log format": ([], {"REFEREE_LOG_FORMAT": "xml"}, ["REFEREE_LOG_FORMAT"]),
+}
+
+
+def startup_error(flags: list[str], env: dict[str, str], cwd: Path) -> str:
+    """The message of an engine that must refuse to start: exit code 2, no traceback."""
+    result = subprocess.run(
+        [sys.executable, "-m", "engine_service", "--address", "127.0.0.1:0", *flags],
+        cwd=cwd, env={**environment(**env), "PYTHONPATH": str(REPO)},
+        capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2, (result.returncode, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr and "listening" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("referee-engine: error: "), last
+    return last
+
+
+@pytest.mark.parametrize("name", list(STARTUP_ERRORS))
+def test_a_setting_that_cannot_work_stops_the_engine_naming_it(pki: Pki, name: str) -> None:
+    flags, env, named = STARTUP_ERRORS[name]
+    message = startup_error(flags, env, pki.folder)
+    assert all(n in message for n in named), message
+
+
+def test_a_taken_metrics_port_stops_the_engine_naming_the_flag(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        address = f"127.0.0.1:{taken.getsockname()[1]}"
+        message = startup_error(["--metrics-address", address], {}, tmp_path)
+    assert f"--metrics-address {address}" in message, message
+
+
+# --- traces --------------------------------------------------------------------------
+
+
+class Collector(http.server.ThreadingHTTPServer):
+    """An OTLP/HTTP traces endpoint keeping what it is sent."""
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _CollectorHandler)
+        self.requests: list[trace_service_pb2.ExportTraceServiceRequest] = []
+
+    def spans(self) -> list[tuple[Any, Any]]:
+        """(resource, span) for every span received."""
+        return [(resource_spans.resource, span) for request in list(self.requests)
+                for resource_spans in request.resource_spans
+                for scope_spans in resource_spans.scope_spans for span in scope_spans.spans]
+
+
+class _CollectorHandler(http.server.BaseHTTPRequestHandler):
+    server: Collector
+
+    def do_POST(self) -> None:  # the standard library's name
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        if self.path == "/v1/traces":
+            self.server.requests.append(
+                trace_service_pb2.ExportTraceServiceRequest.FromString(body))
+        answer = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def collector() -> Iterator[Collector]:
+    server = Collector()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+TRACE_OK, TRACE_BAD = "0af7651916cd43dd8448eb211c80319c", "4bf92f3577b34da6a3ce929d0e0e4736"
+PARENT = "b7ad6b7169203331"
+
+
+def test_spans_carry_the_caller_s_trace_and_log_lines_its_id(collector: Collector) -> None:
+    endpoint = f"http://127.0.0.1:{collector.server_address[1]}/v1/traces"
+    with running(OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=endpoint,
+                 OTEL_BSP_SCHEDULE_DELAY="100") as engine:
+        with grpc.insecure_channel(engine.address) as channel:
+            assert health(channel) == "SERVING"  # not traced: probes would drown the rest
+            for trace_id, payload, request_id in ((TRACE_OK, BOARD, "traced-ok"),
+                                                  (TRACE_BAD, b"\xff", "traced-bad")):
+                call(channel, SCORE, payload, metadata=(
+                    ("traceparent", f"00-{trace_id}-{PARENT}-01"),
+                    ("x-request-id", request_id)))
+        deadline = time.monotonic() + 15
+        while len(collector.spans()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        engine.process.wait_for('"request_id": "traced-bad"')
+        lines = engine.json_lines()
+    spans = {span.trace_id.hex(): (resource, span) for resource, span in collector.spans()}
+    assert set(spans) == {TRACE_OK, TRACE_BAD}, [s.name for _, s in collector.spans()]
+    for trace_id in (TRACE_OK, TRACE_BAD):
+        resource, span = spans[trace_id]
+        assert (span.name, span.parent_span_id.hex(), span.kind) == (
+            SCORE, PARENT, span.SPAN_KIND_SERVER)
+        names = [a.value.string_value for a in resource.attributes if a.key == "service.name"]
+        assert names == ["referee-engine"]
+    codes = {trace_id: [a.value.int_value for a in span.attributes
+                        if a.key == "rpc.grpc.status_code"] for trace_id, (_, span) in spans.items()}
+    assert codes == {TRACE_OK: [grpc.StatusCode.OK.value[0]],
+                     TRACE_BAD: [grpc.StatusCode.INVALID_ARGUMENT.value[0]]}
+    failed = [(line["request_id"], line.get("trace_id")) for line in lines
+              if "request_id" in line]
+    assert failed == [("traced-bad", TRACE_BAD)], lines
