@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from flask.blueprints import BlueprintSetupState
 
 from .. import engine
 from ..blueprint import Blueprint
 
 blueprint = Blueprint("health", __name__, description="Liveness and readiness probes.")
+
+
+@blueprint.record_once
+def check_engine_settings(state: BlueprintSetupState) -> None:
+    """A wrong engine setting (target, TLS files) stops the gateway as it starts, with a
+    message naming it, instead of failing its requests later."""
+    engine.Settings.from_config(state.app.config)
 
 
 class HealthSchema(ma.Schema):
