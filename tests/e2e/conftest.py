@@ -28,7 +28,7 @@ from deploy.stack import Process, Stack
 
 from ..sample_boards import SIMPLE_BOARD
 
-__all__ = ["REPO", "Load", "Process", "Service", "Stack", "engine_calls", "environment",
+__all__ = ["ENGINE_TEST_SETTINGS", "REPO", "Load", "Process", "Service", "Stack", "engine_calls", "environment",
            "metrics_url", "received_bytes", "start_engine", "start_engines",
            "start_gateway", "start_stack"]
 
@@ -76,24 +76,31 @@ def metrics_url(engine: Process) -> str | None:
 CALLS = re.compile(r"^referee_engine_calls_total\{([^}]*)\} (\S+)$", re.M)
 
 
-def engine_calls(url: str, method: str = "ScoreBoard", code: str = "OK") -> float:
+def engine_calls(url: str, method: str = "ScoreBoard", code: str = "OK",
+                 namespace: str | None = None) -> float:
     """The calls of ``method`` the engine answered with ``code``, from its metrics at
-    ``url`` (``referee_engine_calls_total``, summed over its other labels)."""
-    with urllib.request.urlopen(url, timeout=5) as answer:
-        return calls_in(answer.read().decode(), method, code)
-
-
-def calls_in(metrics: str, method: str = "ScoreBoard", code: str = "OK") -> float:
-    """``referee_engine_calls_total`` of ``method`` and ``code`` in Prometheus text."""
+    ``url`` (``referee_engine_calls_total``, summed over its other labels), fetched from
+    inside network namespace ``namespace`` if given."""
+    if namespace:
+        metrics = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-c",
+                                  "import sys, urllib.request; sys.stdout.write(urllib."
+                                  "request.urlopen(sys.argv[1], timeout=5).read().decode())",
+                                  url], capture_output=True, text=True, check=True).stdout
+    else:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            metrics = answer.read().decode()
     return sum(float(value) for labels, value in CALLS.findall(metrics)
                if f'method="{method}"' in labels and f'code="{code}"' in labels)
 
 
-def received_bytes(port: int) -> int:
+def received_bytes(port: int, namespace: str | None = None) -> int:
     """STAND-IN for :func:`engine_calls` while the engine has no metrics: the bytes the
-    engine listening on ``port`` received on its open connections (``ss``; the health
-    stream and keepalive pings are a few hundred, each call a few hundred more)."""
-    sockets = subprocess.run(["ss", "-tinH", "state", "established", f"( sport = :{port} )"],
+    engine listening on ``port`` (in network namespace ``namespace``) received on its open
+    connections (``ss``; the health stream and keepalive pings are a few hundred, each call
+    a few hundred more)."""
+    inside = ["ip", "netns", "exec", namespace] if namespace else []
+    sockets = subprocess.run([*inside, "ss", "-tinH", "state", "established",
+                              f"( sport = :{port} )"],
                              capture_output=True, text=True, check=True).stdout
     return sum(int(n) for n in re.findall(r"bytes_received:(\d+)", sockets))
 
