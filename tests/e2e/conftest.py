@@ -28,9 +28,9 @@ from deploy.stack import Process, Stack
 
 from ..sample_boards import SIMPLE_BOARD
 
-__all__ = ["ENGINE_TEST_SETTINGS", "REPO", "Load", "Process", "Service", "Stack", "engine_calls", "environment",
-           "metrics_url", "received_bytes", "start_engine", "start_engines",
-           "start_gateway", "start_stack"]
+__all__ = ["ENGINE_TEST_SETTINGS", "REPO", "Load", "Process", "Service", "Stack",
+           "engine_calls", "environment", "metrics_url", "received_bytes", "start_engine",
+           "start_engines", "start_gateway", "start_stack"]
 
 
 def environment(**extra: str) -> dict[str, str]:
