@@ -54,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     except RuntimeError as error:  # a process that did not start (a port taken, ...)
         print(f"referee: could not start: {error}", file=sys.stderr, flush=True)
         return 1
-    print(f"referee: {len(stack.engines)} engine(s) on {', '.join(stack.engine_addresses)}, "
-          f"gateway on {stack.url} "
+    engines = "engines" if len(stack.engines) > 1 else "engine"
+    print(f"referee: {engines} on {', '.join(stack.engine_addresses)}, gateway on {stack.url} "
           f"(docs at {stack.url}/v1/docs); Ctrl-C stops them", flush=True)
     while not stop and stack.running():
         time.sleep(0.2)

@@ -230,9 +230,11 @@ class Stack:
         if self.proxy:
             codes["nginx"] = self.proxy.stop(STOP_TIMEOUT_SECONDS, signal.SIGQUIT)
         codes["gunicorn"] = self.gateway.stop(STOP_TIMEOUT_SECONDS)
-        for address, code in zip(self.engine_addresses,
-                                 stop_together(self.engines, STOP_TIMEOUT_SECONDS)):
-            codes[f"engine {address}"] = code
+        engine_codes = stop_together(self.engines, STOP_TIMEOUT_SECONDS)
+        if len(engine_codes) == 1:
+            codes["engine"] = engine_codes[0]
+        else:
+            codes |= {f"engine {a}": code for a, code in zip(self.engine_addresses, engine_codes)}
         if self.runtime:
             shutil.rmtree(self.runtime, ignore_errors=True)
         return codes
