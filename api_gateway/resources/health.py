@@ -11,13 +11,6 @@ from ..blueprint import Blueprint
 blueprint = Blueprint("health", __name__, description="Liveness and readiness probes.")
 
 
-@blueprint.record_once
-def check_engine_settings(state: BlueprintSetupState) -> None:
-    """A wrong engine setting (target, TLS files) stops the gateway as it starts, with a
-    message naming it, instead of failing its requests later."""
-    engine.Settings.from_config(state.app.config)
-
-
 class HealthSchema(ma.Schema):
     status = ma.fields.String(required=True, metadata={"enum": ["ok", "ready"]})
 
@@ -37,3 +30,10 @@ def readyz():  # type: ignore[no-untyped-def]
     if not engine.engine_ready():
         raise engine.engine_unavailable()
     return {"status": "ready"}
+
+
+@blueprint.record_once
+def check_engine_settings(state: BlueprintSetupState) -> None:
+    """A wrong engine setting (target, TLS files) stops the gateway as it starts, with a
+    message naming it, instead of failing its requests later."""
+    engine.Settings.from_config(state.app.config)
