@@ -158,10 +158,13 @@ def start_proxy(nginx: str, settings: proxy.ProxySettings, runtime: Path,
     raise RuntimeError("nginx did not start:\n" + "".join(process.lines))
 
 
-def wait_ready(url: str) -> None:
-    """Wait until ``url``/readyz answers 200 (the gateway reaches a serving engine)."""
+def wait_ready(url: str, gateway: Process | None = None) -> None:
+    """Wait until ``url``/readyz answers 200 (the gateway reaches a serving engine); fail
+    at once if the ``gateway`` process exits (a setting it refused, say)."""
     deadline = time.monotonic() + START_TIMEOUT_SECONDS
     while time.monotonic() < deadline:
+        if gateway and gateway.popen.poll() is not None:
+            raise RuntimeError("the gateway exited:\n" + "".join(gateway.lines[-10:]))
         try:
             with urllib.request.urlopen(f"{url}/readyz", timeout=2) as answer:
                 if answer.status == 200:
@@ -205,7 +208,7 @@ class Stack:
                 front = start_proxy(nginx, settings, runtime, env, echo=echo)
                 listening = f"http://{bind}"
             stack = cls(started, addresses, gateway, front, listening, runtime)
-            wait_ready(stack.url)
+            wait_ready(stack.url, gateway)
         except BaseException:
             for process in (front, gateway):  # those started: the outer ones first
                 if process:
