@@ -168,12 +168,13 @@ def nginx_or_skip() -> str:
     return nginx
 
 
-def start_stack(**env: str) -> Stack:
-    """The whole service as ``deploy/run.py`` starts it: engine, gunicorn, nginx in front
-    on a free loopback port; ``env`` adds ``REFEREE_*`` settings (short timeouts, ...)."""
+def start_stack(engines: int = 1, **env: str) -> Stack:
+    """The whole service as ``deploy/run.py`` starts it: ``engines`` engines, gunicorn,
+    nginx in front on a free loopback port; ``env`` adds ``REFEREE_*`` settings (short
+    timeouts, ...)."""
     return Stack.start(sys.executable, environment(REFEREE_GATEWAY_WORKERS="2", **env),
                        bind=f"127.0.0.1:{stack.free_port()}", engine_address="127.0.0.1:0",
-                       nginx=nginx_or_skip())
+                       nginx=nginx_or_skip(), engines=engines)
 
 
 @dataclass

@@ -17,6 +17,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 import pytest
+import requests
+
+from ..sample_boards import SIMPLE_BOARD
 
 from .conftest import (
     Load,
@@ -26,6 +29,7 @@ from .conftest import (
     received_bytes,
     start_engines,
     start_gateway,
+    start_stack,
 )
 
 pytestmark = pytest.mark.e2e
@@ -118,3 +122,24 @@ def test_a_killed_engine_costs_no_request_and_has_calls_again_after_its_restart(
     print(f"\n{len(load.answers)} answers {dict(statuses)}; the restarted engine had calls "
           f"{back_after:.2f} s after it listened "
           f"({'its metrics' if restarted.metrics else 'STAND-IN: bytes received'})")
+
+
+def test_the_quick_start_with_three_engines_balances_over_them() -> None:
+    """``deploy/run.py --engines 3``'s stack: the gateway dials the three as a list, each
+    has calls, and all stop cleanly after the gateway."""
+    stack = start_stack(engines=3, REFEREE_ENGINE_METRICS_ADDRESS="127.0.0.1:0")
+    try:
+        replicas = [Replica.started(engine, address)
+                    for engine, address in zip(stack.engines, stack.engine_addresses)]
+        before = [replica.traffic() for replica in replicas]
+        with requests.Session() as session:
+            answers = [session.post(stack.url + "/v1/downtown-farmers-market/score",
+                                    json=SIMPLE_BOARD, timeout=10).status_code
+                       for _ in range(60)]
+        busy = [replica.busy(since) for replica, since in zip(replicas, before)]
+    finally:
+        codes = stack.stop()
+    assert answers == [200] * 60
+    assert busy == [True] * 3, f"engines with calls: {busy}"
+    assert len(set(stack.engine_addresses)) == 3
+    assert list(codes.values()) == [0] * 5, codes
