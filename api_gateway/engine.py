@@ -149,6 +149,11 @@ def _address_family(item: str, address: str) -> str:
     return "ipv4"
 
 
+SETTING_KEYS = ("ENGINE_ADDRESS", "ENGINE_TLS_CA", "ENGINE_TLS_CERT", "ENGINE_TLS_KEY",
+                "ENGINE_TLS_SERVER_NAME")
+"""The settings this process's channel is made from (a new channel when one changes)."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """What this process's channel is built from: the target, and the engine hop's TLS
@@ -164,9 +169,8 @@ class Settings:
     def from_config(cls, config: Mapping[str, Any]) -> Settings:
         """Parse and read the ``ENGINE_*`` settings; :class:`SettingsError` names what is
         wrong (a malformed target, a certificate without its key, an unreadable file)."""
-        target = engine_target(config["ENGINE_ADDRESS"])
-        ca, cert, key, server_name = (config.get(name) or "" for name in (
-            "ENGINE_TLS_CA", "ENGINE_TLS_CERT", "ENGINE_TLS_KEY", "ENGINE_TLS_SERVER_NAME"))
+        address, ca, cert, key, server_name = (config.get(name) or "" for name in SETTING_KEYS)
+        target = engine_target(address)
         if not ca:
             given = [_name(n) for n, v in (("ENGINE_TLS_CERT", cert), ("ENGINE_TLS_KEY", key),
                                            ("ENGINE_TLS_SERVER_NAME", server_name)) if v]
@@ -198,10 +202,6 @@ def _read(key: str, path: str | None) -> bytes | None:
             return pem.read()
     except OSError as error:
         raise SettingsError(f"{_name(key)}={path!r} cannot be read: {error.strerror}") from None
-
-
-SETTING_KEYS = ("ENGINE_ADDRESS", "ENGINE_TLS_CA", "ENGINE_TLS_CERT", "ENGINE_TLS_KEY",
-                "ENGINE_TLS_SERVER_NAME")
 
 
 class _Engine:
