@@ -9,6 +9,15 @@ from typing import Any
 
 class DefaultConfig:
     ENGINE_ADDRESS = "127.0.0.1:50051"
+    """The engines: ``host:port``, any gRPC target (``dns:///name:port`` for every address
+    a name resolves to), or a comma-separated list of IP ``host:port``."""
+    # PEM file paths for the engine hop: CA set -> TLS, checking the engines' certificates
+    # against it (under ENGINE_TLS_SERVER_NAME if set, else the target's host name);
+    # CERT + KEY -> the gateway's client certificate. CA unset -> plaintext.
+    ENGINE_TLS_CA = ""
+    ENGINE_TLS_CERT = ""
+    ENGINE_TLS_KEY = ""
+    ENGINE_TLS_SERVER_NAME = ""
     ENGINE_TIMEOUT_SECONDS = 5.0
     READINESS_TIMEOUT_SECONDS = 1.0
     RETRY_AFTER_SECONDS = 5
@@ -30,6 +39,10 @@ class DefaultConfig:
 ENVIRONMENT = {
     "REFEREE_ENGINE_ADDRESS": ("ENGINE_ADDRESS", str),
     "REFEREE_ENGINE_TIMEOUT_SECONDS": ("ENGINE_TIMEOUT_SECONDS", float),
+    "REFEREE_ENGINE_TLS_CA": ("ENGINE_TLS_CA", str),
+    "REFEREE_ENGINE_TLS_CERT": ("ENGINE_TLS_CERT", str),
+    "REFEREE_ENGINE_TLS_KEY": ("ENGINE_TLS_KEY", str),
+    "REFEREE_ENGINE_TLS_SERVER_NAME": ("ENGINE_TLS_SERVER_NAME", str),
     "REFEREE_MAX_BODY_BYTES": ("MAX_CONTENT_LENGTH", int),
 }
 

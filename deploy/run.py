@@ -1,7 +1,8 @@
 """Install what the service needs, then run the engine, the gateway and its proxy in the
 foreground.
 
-``python3 deploy/run.py`` — the README's quick start. nginx (Debian's nginx-light,
+``python3 deploy/run.py`` — the README's quick start; ``--engines 3`` starts three engines
+on free loopback ports, which the gateway balances calls over. nginx (Debian's nginx-light,
 installed with apt-get when missing and this is root) listens on the public address and
 buffers every request before gunicorn sees it (see ``deploy/proxy.py``); without it the
 gateway runs on gunicorn alone, with a warning. Ctrl-C (or SIGTERM) stops them from the
@@ -10,6 +11,7 @@ outside in (``deploy/stack.py``), so requests already accepted are answered.
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import sys
@@ -22,7 +24,14 @@ from deploy.proxy import ensure_nginx  # noqa: E402
 from deploy.stack import Stack  # noqa: E402
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run the referee: engines, gateway, proxy.")
+    parser.add_argument("--engines", type=int, default=1,
+                        help="engine processes to start (default 1, on REFEREE_ENGINE_ADDRESS "
+                             "or 127.0.0.1:50051; more listen on free ports of its host)")
+    args = parser.parse_args(argv)
+    if args.engines < 1:
+        parser.error("--engines must be at least 1")
     python = ensure_environment(extras=())
     nginx = ensure_nginx()
     if not nginx:
@@ -39,13 +48,14 @@ def main() -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     try:
-        stack = Stack.start(str(python), env, echo=True, nginx=nginx,
+        stack = Stack.start(str(python), env, echo=True, nginx=nginx, engines=args.engines,
                             bind=env.get("REFEREE_GATEWAY_BIND", "127.0.0.1:8080"),
                             engine_address=env.get("REFEREE_ENGINE_ADDRESS", "127.0.0.1:50051"))
     except RuntimeError as error:  # a process that did not start (a port taken, ...)
         print(f"referee: could not start: {error}", file=sys.stderr, flush=True)
         return 1
-    print(f"referee: engine on {stack.engine_address}, gateway on {stack.url} "
+    engines = "engines" if len(stack.engines) > 1 else "engine"
+    print(f"referee: {engines} on {', '.join(stack.engine_addresses)}, gateway on {stack.url} "
           f"(docs at {stack.url}/v1/docs); Ctrl-C stops them", flush=True)
     while not stop and stack.running():
         time.sleep(0.2)

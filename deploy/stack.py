@@ -1,11 +1,12 @@
-"""The service's processes: the engine, gunicorn, and nginx in front; started and stopped
-in order. ``deploy/run.py`` and the end-to-end tests both use this module, so the tests
-run what the quick start runs.
+"""The service's processes: one or more engines, gunicorn, and nginx in front; started
+and stopped in order. ``deploy/run.py`` and the end-to-end tests both use this module, so
+the tests run what the quick start runs.
 
 Stopping goes from the outside in, so no accepted request is cut off: nginx first
 (SIGQUIT: it closes its listener and finishes the requests it holds), then gunicorn
-(SIGTERM: it finishes its in-flight requests), then the engine (SIGTERM: it drains its
-calls). Standard library only, as ``deploy/run.py`` runs it before the venv's packages.
+(SIGTERM: it finishes its in-flight requests), then the engines, together (SIGTERM: each
+drains its calls). Standard library only, as ``deploy/run.py`` runs it before the venv's
+packages.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,9 +97,39 @@ def free_port() -> int:
 def start_engine(python: str, env: Mapping[str, str], address: str, *,
                  echo: bool = False) -> tuple[Process, str]:
     """The engine, and the address it listens on (``address`` may have port 0)."""
-    engine = Process.start([python, "-m", "engine_service", "--address", address], env,
-                           echo=echo)
-    return engine, engine.wait_for(r"engine listening on (\S+)").group(1)
+    (engine,), (listening,) = start_engines(python, env, [address], echo=echo)
+    return engine, listening
+
+
+def engine_addresses(address: str, count: int) -> list[str]:
+    """Where ``count`` engines listen: ``address`` for one; for more, its host with port 0
+    each (every engine reports the port it got)."""
+    if count == 1:
+        return [address]
+    host = address.rsplit(":", 1)[0]
+    return [f"{host}:0"] * count
+
+
+def start_engines(python: str, env: Mapping[str, str], addresses: Sequence[str], *,
+                  echo: bool = False) -> tuple[list[Process], list[str]]:
+    """An engine on each of ``addresses``, started together; their processes and the
+    addresses they listen on. If one fails to start, those started are stopped."""
+    engines = [Process.start([python, "-m", "engine_service", "--address", address], env,
+                             echo=echo) for address in addresses]
+    try:
+        return engines, [engine.wait_for(r"engine listening on (\S+)").group(1)
+                         for engine in engines]
+    except BaseException:
+        stop_together(engines, STOP_TIMEOUT_SECONDS)
+        raise
+
+
+def stop_together(processes: Sequence[Process], timeout: float) -> list[int]:
+    """Stop ``processes`` at once (each gracefully, with SIGTERM); their exit codes."""
+    if not processes:
+        return []
+    with ThreadPoolExecutor(len(processes)) as pool:
+        return list(pool.map(lambda process: process.stop(timeout), processes))
 
 
 def start_gunicorn(python: str, env: Mapping[str, str], engine_address: str, bind: str, *,
@@ -126,10 +158,13 @@ def start_proxy(nginx: str, settings: proxy.ProxySettings, runtime: Path,
     raise RuntimeError("nginx did not start:\n" + "".join(process.lines))
 
 
-def wait_ready(url: str) -> None:
-    """Wait until ``url``/readyz answers 200 (the gateway reaches a serving engine)."""
+def wait_ready(url: str, gateway: Process | None = None) -> None:
+    """Wait until ``url``/readyz answers 200 (the gateway reaches a serving engine); fail
+    at once if the ``gateway`` process exits (a setting it refused, say)."""
     deadline = time.monotonic() + START_TIMEOUT_SECONDS
     while time.monotonic() < deadline:
+        if gateway and gateway.popen.poll() is not None:
+            raise RuntimeError("the gateway exited:\n" + "".join(gateway.lines[-10:]))
         try:
             with urllib.request.urlopen(f"{url}/readyz", timeout=2) as answer:
                 if answer.status == 200:
@@ -142,10 +177,10 @@ def wait_ready(url: str) -> None:
 
 @dataclass
 class Stack:
-    """The engine, gunicorn and (when ``proxy`` is set) nginx, answering at ``url``."""
+    """The engines, gunicorn and (when ``proxy`` is set) nginx, answering at ``url``."""
 
-    engine: Process
-    engine_address: str
+    engines: list[Process]
+    engine_addresses: list[str]
     gateway: Process
     proxy: Process | None
     url: str
@@ -153,38 +188,44 @@ class Stack:
 
     @classmethod
     def start(cls, python: str, env: Mapping[str, str], *, bind: str, engine_address: str,
-              nginx: str | None, echo: bool = False) -> Stack:
+              nginx: str | None, engines: int = 1, echo: bool = False) -> Stack:
         """Start everything; ``bind`` is the public ``host:port``: nginx's if ``nginx`` is
-        given (gunicorn then listens on a unix socket behind it), else gunicorn's."""
-        engine, engine_address = start_engine(python, env, engine_address, echo=echo)
-        started = [engine]
+        given (gunicorn then listens on a unix socket behind it), else gunicorn's. With
+        ``engines`` > 1 the engines listen on free ports of ``engine_address``'s host and
+        the gateway dials them as a list."""
+        started, addresses = start_engines(python, env,
+                                           engine_addresses(engine_address, engines),
+                                           echo=echo)
         runtime = proxy.runtime_directory() if nginx else None
+        gateway: Process | None = None
+        front: Process | None = None
         try:
             upstream = f"unix:{runtime / 'gunicorn.sock'}" if runtime else bind
-            gateway, listening = start_gunicorn(python, env, engine_address, upstream,
+            gateway, listening = start_gunicorn(python, env, ",".join(addresses), upstream,
                                                 echo=echo)
-            started.append(gateway)
-            front = None
             if nginx and runtime:
                 settings = proxy.ProxySettings.from_environment(env, bind, listening)
                 front = start_proxy(nginx, settings, runtime, env, echo=echo)
-                started.append(front)
                 listening = f"http://{bind}"
-            stack = cls(engine, engine_address, gateway, front, listening, runtime)
-            wait_ready(stack.url)
+            stack = cls(started, addresses, gateway, front, listening, runtime)
+            wait_ready(stack.url, gateway)
         except BaseException:
-            for process in reversed(started):
-                process.stop()
+            for process in (front, gateway):  # those started: the outer ones first
+                if process:
+                    process.stop()
+            stop_together(started, STOP_TIMEOUT_SECONDS)
             if runtime:
                 shutil.rmtree(runtime, ignore_errors=True)
             raise
-        for process in started:
-            process.keep_lines = not echo  # the logs go to the terminal, not to memory
+        for process in (*started, gateway, front):
+            if process:
+                process.keep_lines = not echo  # the logs go to the terminal, not to memory
         return stack
 
     def running(self) -> bool:
         """True while every process runs."""
-        return all(p.popen.poll() is None for p in (self.engine, self.gateway, self.proxy) if p)
+        return all(p.popen.poll() is None for p in (*self.engines, self.gateway, self.proxy)
+                   if p)
 
     def stop(self) -> dict[str, int]:
         """Stop from the outside in, each gracefully; their exit codes by name."""
@@ -192,7 +233,11 @@ class Stack:
         if self.proxy:
             codes["nginx"] = self.proxy.stop(STOP_TIMEOUT_SECONDS, signal.SIGQUIT)
         codes["gunicorn"] = self.gateway.stop(STOP_TIMEOUT_SECONDS)
-        codes["engine"] = self.engine.stop(STOP_TIMEOUT_SECONDS)
+        engine_codes = stop_together(self.engines, STOP_TIMEOUT_SECONDS)
+        if len(engine_codes) == 1:
+            codes["engine"] = engine_codes[0]
+        else:
+            codes |= {f"engine {a}": code for a, code in zip(self.engine_addresses, engine_codes)}
         if self.runtime:
             shutil.rmtree(self.runtime, ignore_errors=True)
         return codes

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
+from flask.blueprints import BlueprintSetupState
 
 from .. import engine
 from ..blueprint import Blueprint
@@ -29,3 +30,10 @@ def readyz():  # type: ignore[no-untyped-def]
     if not engine.engine_ready():
         raise engine.engine_unavailable()
     return {"status": "ready"}
+
+
+@blueprint.record_once
+def check_engine_settings(state: BlueprintSetupState) -> None:
+    """A wrong engine setting (target, TLS files) stops the gateway as it starts, with a
+    message naming it, instead of failing its requests later."""
+    engine.Settings.from_config(state.app.config)

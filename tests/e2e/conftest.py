@@ -8,19 +8,29 @@ port is picked free just before it starts.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
+import subprocess
 import sys
+import threading
+import time
+import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
+import requests
 
 from deploy import proxy, stack
 from deploy.stack import REPO_ROOT as REPO
 from deploy.stack import Process, Stack
 
-__all__ = ["REPO", "Process", "Service", "Stack", "environment", "start_engine",
-           "start_gateway", "start_stack"]
+from ..sample_boards import SIMPLE_BOARD
+
+__all__ = ["ENGINE_TEST_SETTINGS", "REPO", "Load", "Process", "Service", "Stack",
+           "engine_calls", "environment", "metrics_url", "received_bytes", "start_engine",
+           "start_engines", "start_gateway", "start_stack"]
 
 
 def environment(**extra: str) -> dict[str, str]:
@@ -31,6 +41,110 @@ def environment(**extra: str) -> dict[str, str]:
 def start_engine() -> tuple[Process, str]:
     return stack.start_engine(sys.executable, environment(REFEREE_ENGINE_GRACE_SECONDS="5"),
                               "127.0.0.1:0")
+
+
+ENGINE_TEST_SETTINGS = {"REFEREE_ENGINE_GRACE_SECONDS": "5",
+                        "REFEREE_ENGINE_METRICS_ADDRESS": "127.0.0.1:0"}
+
+
+def start_engines(count: int, address: str = "127.0.0.1:0",
+                  **env: str) -> list[tuple[Process, str]]:
+    """``count`` engines on ``address`` (port 0: free loopback ports), started together
+    (``REFEREE_ENGINE_*`` settings from ``env``; metrics on a free port where the engine
+    has them): each one's process and address."""
+    engines, addresses = stack.start_engines(
+        sys.executable, environment(**(ENGINE_TEST_SETTINGS | env)), [address] * count)
+    return list(zip(engines, addresses))
+
+
+@functools.cache
+def engines_have_metrics() -> bool:
+    """Whether this engine serves Prometheus metrics (``--metrics-address``)."""
+    usage = subprocess.run([sys.executable, "-m", "engine_service", "--help"], cwd=REPO,
+                           capture_output=True, text=True, check=True).stdout
+    return "--metrics-address" in usage
+
+
+def metrics_url(engine: Process) -> str | None:
+    """The engine's ``/metrics`` URL, from its log, when it has metrics (and was started
+    with ``REFEREE_ENGINE_METRICS_ADDRESS``); None before they exist."""
+    if not engines_have_metrics():
+        return None
+    return engine.wait_for(r"engine metrics on (http://\S+/metrics)").group(1)
+
+
+CALLS = re.compile(r"^referee_engine_calls_total\{([^}]*)\} (\S+)$", re.M)
+
+
+def engine_calls(url: str, method: str = "ScoreBoard", code: str = "OK",
+                 namespace: str | None = None) -> float:
+    """The calls of ``method`` the engine answered with ``code``, from its metrics at
+    ``url`` (``referee_engine_calls_total``, summed over its other labels), fetched from
+    inside network namespace ``namespace`` if given."""
+    if namespace:
+        metrics = subprocess.run(["ip", "netns", "exec", namespace, sys.executable, "-c",
+                                  "import sys, urllib.request; sys.stdout.write(urllib."
+                                  "request.urlopen(sys.argv[1], timeout=5).read().decode())",
+                                  url], capture_output=True, text=True, check=True).stdout
+    else:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            metrics = answer.read().decode()
+    return sum(float(value) for labels, value in CALLS.findall(metrics)
+               if f'method="{method}"' in labels and f'code="{code}"' in labels)
+
+
+def received_bytes(port: int, namespace: str | None = None) -> int:
+    """STAND-IN for :func:`engine_calls` while the engine has no metrics: the bytes the
+    engine listening on ``port`` (in network namespace ``namespace``) received on its open
+    connections (``ss``; the health stream and keepalive pings are a few hundred, each call
+    a few hundred more)."""
+    inside = ["ip", "netns", "exec", namespace] if namespace else []
+    sockets = subprocess.run([*inside, "ss", "-tinH", "state", "established",
+                              f"( sport = :{port} )"],
+                             capture_output=True, text=True, check=True).stdout
+    return sum(int(n) for n in re.findall(r"bytes_received:(\d+)", sockets))
+
+
+@dataclass
+class Load:
+    """Steady load on the gateway: ``threads`` clients, each posting a board to score every
+    ``pause`` seconds until stopped; every answer as (sent at, status, seconds), status
+    -1 for no answer at all."""
+
+    url: str
+    threads: int = 3
+    pause: float = 0.02
+    answers: list[tuple[float, int, float]] = field(default_factory=list)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _workers: list[threading.Thread] = field(default_factory=list)
+
+    def start(self) -> Load:
+        self._workers = [threading.Thread(target=self._run, daemon=True)
+                         for _ in range(self.threads)]
+        for worker in self._workers:
+            worker.start()
+        return self
+
+    def _run(self) -> None:
+        with requests.Session() as session:
+            while not self._stop.is_set():
+                sent = time.monotonic()
+                try:
+                    status = session.post(self.url + "/v1/downtown-farmers-market/score",
+                                          json=SIMPLE_BOARD, timeout=30).status_code
+                except requests.RequestException:
+                    status = -1
+                self.answers.append((sent, status, time.monotonic() - sent))
+                time.sleep(self.pause)
+
+    def stop(self) -> None:
+        self._stop.set()
+        for worker in self._workers:
+            worker.join(40)
+
+    def failed(self) -> list[tuple[float, int, float]]:
+        """The answers other than 200."""
+        return [answer for answer in self.answers if answer[1] != 200]
 
 
 def start_gateway(engine_address: str) -> tuple[Process, str]:
@@ -54,12 +168,13 @@ def nginx_or_skip() -> str:
     return nginx
 
 
-def start_stack(**env: str) -> Stack:
-    """The whole service as ``deploy/run.py`` starts it: engine, gunicorn, nginx in front
-    on a free loopback port; ``env`` adds ``REFEREE_*`` settings (short timeouts, ...)."""
+def start_stack(engines: int = 1, **env: str) -> Stack:
+    """The whole service as ``deploy/run.py`` starts it: ``engines`` engines, gunicorn,
+    nginx in front on a free loopback port; ``env`` adds ``REFEREE_*`` settings (short
+    timeouts, ...)."""
     return Stack.start(sys.executable, environment(REFEREE_GATEWAY_WORKERS="2", **env),
                        bind=f"127.0.0.1:{stack.free_port()}", engine_address="127.0.0.1:0",
-                       nginx=nginx_or_skip())
+                       nginx=nginx_or_skip(), engines=engines)
 
 
 @dataclass
