@@ -155,9 +155,14 @@ class Gateway:
 
 
 @functools.cache
+def _app() -> dict:
+    return _run(_APP_PROBE, {})
+
+
+@functools.cache
 def _gateway(env: tuple[tuple[str, str], ...]) -> Gateway:
     settings = _run(_GATEWAY_PROBE, dict(env), GUNICORN_CONFIG)
-    app = _run(_APP_PROBE, {})
+    app = _app()
     files = frozenset([GUNICORN_CONFIG, *settings["files"], *app["files"]])
     return Gateway(settings["bind"], settings["graceful_timeout"], frozenset(app["routes"]),
                    app["readiness_timeout"], _names_in(sorted(files)), files)
