@@ -206,6 +206,21 @@ def references(docs: list[Doc]) -> list[str]:
     return problems
 
 
+def exposure(docs: list[Doc]) -> list[str]:
+    """The Ingress publishes the API (every /v1 route) and nothing the cluster alone
+    should see: the probes and the metrics, which need no API key."""
+    gateway = _one(docs, "gateway")
+    paths = [path["path"] for ingress in _of_kind(docs, "Ingress")
+             for rule in ingress["spec"]["rules"] for path in rule["http"]["paths"]]
+    published = {route for route in surface.routes() for path in paths
+                 if route == path or route.startswith(path.rstrip("/") + "/")}
+    internal = {probe["httpGet"]["path"] for _, probe in gateway.probes() if "httpGet" in probe}
+    internal.add(gateway.pod["metadata"]["annotations"].get("prometheus.io/path"))
+    api = {route for route in surface.routes() if route.startswith("/v1/")}
+    return [f"the Ingress publishes {route}" for route in sorted(published & internal)] + \
+        [f"the Ingress does not publish {route}" for route in sorted(api - published)]
+
+
 def commands(docs: list[Doc]) -> list[str]:
     """Both processes run from the one image, which holds what their commands name."""
     final = surface.dockerfile()[-1]
@@ -386,7 +401,7 @@ def security(docs: list[Doc]) -> list[str]:
 
 
 CHECKS: tuple[Callable[[list[Doc]], list[str]], ...] = (
-    references, commands, isolation, environment, ports, probes, grace_periods, security)
+    references, exposure, commands, isolation, environment, ports, probes, grace_periods, security)
 
 
 # The tests
@@ -497,6 +512,10 @@ MISTAKES: dict[str, tuple[Callable[[list[Doc]], object], str]] = {
     "gateway started elsewhere": (
         lambda docs: _container(docs, "gateway").update(workingDir="/srv"),
         "where the image has no such file"),
+    "metrics published": (
+        lambda docs: _of_kind(docs, "Ingress")[0]["spec"]["rules"][0]["http"]["paths"][0]
+        .update(path="/"),
+        "the Ingress publishes /metrics"),
     "root filesystem writable": (
         lambda docs: _container(docs, "gateway")["securityContext"]
         .update(readOnlyRootFilesystem=False),
