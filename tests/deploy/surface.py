@@ -12,11 +12,13 @@ the repository modules it imports.
 from __future__ import annotations
 
 import ast
+import atexit
 import functools
 import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -101,7 +103,9 @@ def _run(script: str, env: Mapping[str, str], *args: str) -> dict:
 
 @functools.cache
 def _scratch() -> Path:
-    return Path(tempfile.mkdtemp(prefix="referee-deploy-tests-"))
+    path = Path(tempfile.mkdtemp(prefix="referee-deploy-tests-"))
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
 
 
 def _names_in(files: list[str]) -> frozenset[str]:
