@@ -4,9 +4,9 @@ routes the gateway serves, and what the Dockerfile puts in the image.
 
 The processes' side is computed in fresh interpreters (like the real ones, and because
 ``deploy/gunicorn.conf.py`` patches gunicorn and sets process-wide variables): the
-engine's ``--help`` lists every ``REFEREE_ENGINE_*`` variable with the value it takes
-under that environment; every other name a process reads is a string constant in one of
-the repository modules it imports.
+engine's ``--help`` names every ``REFEREE_ENGINE_*`` variable (``env NAME``), most with
+the value it takes under that environment (``; default VALUE``); every other name a
+process reads is a string constant in one of the repository modules it imports.
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ EXPECTED_FROM_ISSUE_11_BRANCHES = {
 }
 
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
-_HELP_ENV = re.compile(r"env (REFEREE_[A-Z0-9_]+); default ([^)]*)\)")
+_HELP_ENV = re.compile(r"\benv (REFEREE_[A-Z0-9_]+)")
+_HELP_SETTING = re.compile(r"\benv (REFEREE_[A-Z0-9_]+); default ([^)]*)\)")
 
 _REPO_FILES = """
 def repo_files():
@@ -124,7 +125,7 @@ class Engine:
     """The engine under one environment."""
 
     settings: Mapping[str, str]
-    """Each ``REFEREE_ENGINE_*`` variable of ``--help``, with the value it takes."""
+    """Each variable of ``--help`` shown with its default: the value it takes."""
     reads: frozenset[str]
     exit_margin_seconds: float
     files: frozenset[str]
@@ -135,9 +136,9 @@ class Engine:
 def _engine(env: tuple[tuple[str, str], ...]) -> Engine:
     found = _run(_ENGINE_PROBE, dict(env))
     text = " ".join(found["help"].split())
-    settings = dict(_HELP_ENV.findall(text))
-    assert settings, f"no `env NAME; default VALUE` in the engine's --help:\n{text}"
-    return Engine(settings, frozenset(settings) | _names_in(found["files"]),
+    names = frozenset(_HELP_ENV.findall(text))
+    assert names, f"no `(env NAME...)` in the engine's --help:\n{text}"
+    return Engine(dict(_HELP_SETTING.findall(text)), names | _names_in(found["files"]),
                   found["exit_margin"], frozenset(found["files"]))
 
 
