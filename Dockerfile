@@ -1,0 +1,47 @@
+# syntax=docker/dockerfile:1
+# One image for both processes of the referee. The engine is the default command; the
+# REST gateway is the same image with another command:
+#   docker run IMAGE                                       the engine, gRPC on 0.0.0.0:50051
+#   docker run IMAGE gunicorn -c deploy/gunicorn.conf.py   the gateway, HTTP on 0.0.0.0:8080
+# Python 3.11: the version the test suite and CI run on. Builder and final stage must be
+# the same Python release, since the virtual environment is copied across.
+ARG PYTHON_VERSION=3.11
+
+FROM python:${PYTHON_VERSION}-bookworm AS builder
+# The full image carries gcc and the Python headers, for a dependency that has no wheel
+# for the target platform; none of it reaches the final image.
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1
+RUN python -m venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH
+WORKDIR /src
+# ./clients first: the project depends on it, and it is on no package index (as in
+# deploy/bootstrap.py). Plain (not editable) installs: the sources stay in this stage.
+COPY clients/ clients/
+RUN pip install --no-cache-dir ./clients
+COPY pyproject.toml README.md ./
+COPY tabletop_rules/ tabletop_rules/
+COPY engine_service/ engine_service/
+COPY api_gateway/ api_gateway/
+RUN pip install --no-cache-dir .
+
+FROM python:${PYTHON_VERSION}-slim-bookworm
+# pip compiled the installed modules in the builder; nothing is written at run time, so
+# the root filesystem can be mounted read-only. The listen addresses a container needs
+# (all interfaces) are the defaults here; REFEREE_ENGINE_ADDRESS is not, since the
+# gateway reads that name as the engines' target.
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PATH=/opt/venv/bin:$PATH \
+    REFEREE_GATEWAY_BIND=0.0.0.0:8080 \
+    REFEREE_ENGINE_METRICS_ADDRESS=0.0.0.0:9090
+RUN groupadd --system --gid 10001 referee \
+    && useradd --system --uid 10001 --gid 10001 --no-create-home \
+       --home-dir /nonexistent --shell /usr/sbin/nologin referee
+COPY --from=builder /opt/venv /opt/venv
+# gunicorn's settings (and the deploy/ modules they import) are read from the working
+# directory, as in a checkout. Owned by root: the service cannot change its own code.
+WORKDIR /app
+COPY deploy/ deploy/
+USER 10001:10001
+EXPOSE 50051 9090 8080
+CMD ["referee-engine", "--address", "0.0.0.0:50051"]
