@@ -495,7 +495,7 @@ class Compiler:
         else:
             code.add("    if type(obj) is dict:")
             self._dump_fields(code, fields, accessor, "obj.get({found}, MISSING)", "        ",
-                              f"getattr(obj, {{found}}, MISSING)")
+                              "getattr(obj, {found}, MISSING)")
             code.add(f"    elif isinstance(obj, Message) and not {code.constant(_indexable)}(type(obj)):")
             self._dump_fields(code, fields, accessor, "getattr(obj, {found}, MISSING)", "        ")
             code.add("    else:")

@@ -36,11 +36,8 @@ GUNICORN_CONFIG = "deploy/gunicorn.conf.py"
 # limits and /metrics). Until the code reads a name it passes as read; once it does,
 # tests/deploy fails until the entry is removed here.
 EXPECTED_FROM_ISSUE_11_BRANCHES = {
-    "engine": frozenset({"REFEREE_ENGINE_METRICS_ADDRESS", "REFEREE_ENGINE_TLS_CERT",
-                         "REFEREE_ENGINE_TLS_KEY", "REFEREE_ENGINE_TLS_CLIENT_CA"}),
-    "gateway": frozenset({"REFEREE_ENGINE_TLS_CA", "REFEREE_ENGINE_TLS_CERT",
-                          "REFEREE_ENGINE_TLS_KEY", "REFEREE_API_KEYS_FILE",
-                          "REFEREE_RATE_LIMIT_STORAGE_URI"}),
+    "engine": frozenset(),
+    "gateway": frozenset({"REFEREE_API_KEYS_FILE", "REFEREE_RATE_LIMIT_STORAGE_URI"}),
     "gateway routes": frozenset({"/metrics"}),
 }
 

@@ -8,7 +8,6 @@ port is picked free just before it starts.
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import subprocess
@@ -29,7 +28,7 @@ from deploy.stack import Process, Stack
 from ..sample_boards import SIMPLE_BOARD
 
 __all__ = ["ENGINE_TEST_SETTINGS", "REPO", "Load", "Process", "Service", "Stack",
-           "engine_calls", "environment", "metrics_url", "received_bytes", "start_engine",
+           "engine_calls", "environment", "metrics_url", "start_engine",
            "start_engines", "start_gateway", "start_stack"]
 
 
@@ -57,19 +56,9 @@ def start_engines(count: int, address: str = "127.0.0.1:0",
     return list(zip(engines, addresses))
 
 
-@functools.cache
-def engines_have_metrics() -> bool:
-    """Whether this engine serves Prometheus metrics (``--metrics-address``)."""
-    usage = subprocess.run([sys.executable, "-m", "engine_service", "--help"], cwd=REPO,
-                           capture_output=True, text=True, check=True).stdout
-    return "--metrics-address" in usage
-
-
-def metrics_url(engine: Process) -> str | None:
-    """The engine's ``/metrics`` URL, from its log, when it has metrics (and was started
-    with ``REFEREE_ENGINE_METRICS_ADDRESS``); None before they exist."""
-    if not engines_have_metrics():
-        return None
+def metrics_url(engine: Process) -> str:
+    """The engine's ``/metrics`` URL, from its log (it was started with
+    ``REFEREE_ENGINE_METRICS_ADDRESS``)."""
     return engine.wait_for(r"engine metrics on (http://\S+/metrics)").group(1)
 
 
@@ -91,18 +80,6 @@ def engine_calls(url: str, method: str = "ScoreBoard", code: str = "OK",
             metrics = answer.read().decode()
     return sum(float(value) for labels, value in CALLS.findall(metrics)
                if f'method="{method}"' in labels and f'code="{code}"' in labels)
-
-
-def received_bytes(port: int, namespace: str | None = None) -> int:
-    """STAND-IN for :func:`engine_calls` while the engine has no metrics: the bytes the
-    engine listening on ``port`` (in network namespace ``namespace``) received on its open
-    connections (``ss``; the health stream and keepalive pings are a few hundred, each call
-    a few hundred more)."""
-    inside = ["ip", "netns", "exec", namespace] if namespace else []
-    sockets = subprocess.run([*inside, "ss", "-tinH", "state", "established",
-                              f"( sport = :{port} )"],
-                             capture_output=True, text=True, check=True).stdout
-    return sum(int(n) for n in re.findall(r"bytes_received:(\d+)", sockets))
 
 
 @dataclass

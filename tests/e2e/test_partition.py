@@ -42,7 +42,6 @@ from .conftest import (
     engine_calls,
     environment,
     metrics_url,
-    received_bytes,
     start_gateway,
 )
 
@@ -57,8 +56,6 @@ NORMAL_SECONDS = 1.0
 """Longer than any answer of a board score under this load when no engine is cut (tens of
 ms), shorter than a call caught by the cut waits (KEEPALIVE_TIMEOUT_MS)."""
 BUSY_CALLS = 5
-BUSY_BYTES = 3_000
-"""STAND-IN (as in test_replicas.py): bytes received that show calls."""
 
 
 def run(*command: str) -> None:
@@ -76,7 +73,7 @@ class Host:
     address: str
     """The engine's IP address."""
     engine: Process | None = None
-    metrics: str | None = None
+    metrics: str = ""
 
     @property
     def target(self) -> str:
@@ -90,14 +87,11 @@ class Host:
         self.metrics = metrics_url(self.engine)
 
     def traffic(self) -> float:
-        """Its ScoreBoard calls (its metrics, read inside its namespace), or, STAND-IN, the
-        bytes it received."""
-        if self.metrics:
-            return engine_calls(self.metrics, namespace=self.namespace)
-        return received_bytes(PORT, self.namespace)
+        """Its ScoreBoard calls (its metrics, read inside its namespace)."""
+        return engine_calls(self.metrics, namespace=self.namespace)
 
     def busy(self, since: float) -> bool:
-        return self.traffic() - since >= (BUSY_CALLS if self.metrics else BUSY_BYTES)
+        return self.traffic() - since >= BUSY_CALLS
 
     def gateway_connections(self) -> int:
         """Established connections to its engine, seen from the root namespace."""
@@ -231,7 +225,7 @@ def test_an_engine_cut_off_without_a_reset_costs_no_request(hosts: list[Host]) -
     print(f"\n{len(load.answers)} answers, {len(failed)} failed; cut engine noticed "
           f"{noticed} s after the cut (keepalive {NOTICED_WITHIN} s); slow answers "
           f"(seconds after the cut, seconds taken): {slow}; calls again {busy_again} s "
-          f"after the link came back ({'metrics' if victim.metrics else 'STAND-IN: bytes'})")
+          f"after the link came back")
     assert busy_before is not None and connected_before > 0, (
         "the engine to be cut had no calls before the cut")
     assert not failed, f"failed requests (seconds after the cut, status, seconds): {failed}"

@@ -4,9 +4,7 @@ dead engine on another one, and balances over the live ones only), and the resta
 engine has calls again within 10 s (the channel reconnects to its address every half
 second at most; no name needs resolving again).
 
-An engine's traffic is read from its own metrics (``referee_engine_calls_total``) where
-the engine has them; before that, from the bytes it received (``received_bytes``, a
-stand-in the metrics replace).
+An engine's traffic is read from its own metrics (``referee_engine_calls_total``).
 """
 
 from __future__ import annotations
@@ -26,7 +24,6 @@ from .conftest import (
     Process,
     engine_calls,
     metrics_url,
-    received_bytes,
     start_engines,
     start_gateway,
     start_stack,
@@ -43,30 +40,25 @@ ENGINE_SETTINGS = {
 }
 BUSY_CALLS = 5
 """ScoreBoard calls that show an engine is in the balancing."""
-BUSY_BYTES = 3_000
-"""STAND-IN: bytes received that show as much (a call is a few hundred; the health stream
-and keepalive pings of two gateway workers well under a thousand)."""
 
 
 @dataclass
 class Replica:
     process: Process
     address: str
-    metrics: str | None
+    metrics: str
 
     @classmethod
     def started(cls, process: Process, address: str) -> Replica:
         return cls(process, address, metrics_url(process))
 
     def traffic(self) -> float:
-        """Its ScoreBoard calls so far (its metrics), or, STAND-IN, the bytes it received."""
-        if self.metrics:
-            return engine_calls(self.metrics)
-        return received_bytes(int(self.address.rsplit(":", 1)[1]))
+        """Its ScoreBoard calls so far (its metrics)."""
+        return engine_calls(self.metrics)
 
     def busy(self, since: float) -> bool:
         """Whether it had calls since its traffic was ``since``."""
-        return self.traffic() - since >= (BUSY_CALLS if self.metrics else BUSY_BYTES)
+        return self.traffic() - since >= BUSY_CALLS
 
 
 def wait_busy(replica: Replica, within: float) -> float | None:
@@ -120,8 +112,7 @@ def test_a_killed_engine_costs_no_request_and_has_calls_again_after_its_restart(
     assert back_after is not None, (
         f"the restarted engine had no calls within {TRAFFIC_WITHIN_SECONDS} s")
     print(f"\n{len(load.answers)} answers {dict(statuses)}; the restarted engine had calls "
-          f"{back_after:.2f} s after it listened "
-          f"({'its metrics' if restarted.metrics else 'STAND-IN: bytes received'})")
+          f"{back_after:.2f} s after it listened")
 
 
 def test_the_quick_start_with_three_engines_balances_over_them() -> None:
