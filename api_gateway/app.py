@@ -12,31 +12,13 @@ import flask_smorest
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from . import config
-from .fields import tagged_openapi
-from .problems import PROBLEM_CONTENT_TYPE, ProblemError, from_http_exception, unexpected
+from . import config, openapi
+from .problems import ProblemError, from_http_exception, unexpected
 from .resources import health
 from .resources.downtown_farmers_market import routes as downtown_farmers_market
 from .resources.foxglove_farm import routes as foxglove_farm
 
 BLUEPRINTS = (health.blueprint, downtown_farmers_market.blueprint, foxglove_farm.blueprint)
-
-PROBLEM_SCHEMA = {
-    "type": "object",
-    "description": "RFC 9457 problem details",
-    "properties": {
-        "type": {"type": "string", "format": "uri"},
-        "title": {"type": "string"},
-        "status": {"type": "integer"},
-        "detail": {"type": "string"},
-        "errors": {"type": "array", "items": {
-            "type": "object",
-            "properties": {"pointer": {"type": "string", "description": "RFC 6901 JSON Pointer"},
-                           "detail": {"type": "string"}}}},
-    },
-    "required": ["type", "title", "status", "detail"],
-}
-
 
 class Api(flask_smorest.Api):
     """flask-smorest's Api with every error rendered, and documented, as problem+json."""
@@ -47,9 +29,11 @@ class Api(flask_smorest.Api):
         return from_http_exception(error).response()
 
     def _register_responses(self) -> None:
-        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, {
-            "description": "An error, as RFC 9457 problem details",
-            "content": {PROBLEM_CONTENT_TYPE: {"schema": PROBLEM_SCHEMA}}})
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME,
+                                      openapi.problem_response(self.spec))
+
+    def _register_pagination_header(self) -> None:
+        """No endpoint pages its answers: no pagination header, nor its schema."""
 
 
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
@@ -107,10 +91,8 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's field order
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # "8 × 3", not "8 \u00d7 3"
 
-    api = Api(app, spec_kwargs={"info": {"description": (
-        "A stateless rules referee for tabletop games. Every error is RFC 9457 "
-        "problem+json; a 422 lists one JSON Pointer per problem.")}})
-    api.ma_plugin.converter.add_attribute_function(tagged_openapi)
+    api = Api(app, spec_kwargs={"marshmallow_plugin": openapi.Plugin(),
+                                "info": {"description": openapi.DESCRIPTION}})
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
 
