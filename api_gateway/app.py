@@ -45,16 +45,16 @@ _INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 
 def _docs_policy(page: str) -> str:
     """The Swagger UI page's CSP: its scripts and styles from where the config says
-    Swagger UI is served (the CDN, or this origin), its one inline script by hash (no
-    other inline script may run), inline styles (Swagger UI sets style attributes), and
-    requests only to this origin (the OpenAPI document, "Try it out")."""
+    Swagger UI is served (this gateway, by default: then only 'self'), its one inline
+    script by hash (no other inline script may run), inline styles (Swagger UI sets style
+    attributes), and requests only to this origin (the OpenAPI document, "Try it out")."""
     url = urlsplit(current_app.config["OPENAPI_SWAGGER_UI_URL"])
-    source = f"{url.scheme}://{url.netloc}" if url.netloc else "'self'"
+    sources = "'self'" if not url.netloc else f"'self' {url.scheme}://{url.netloc}"
     hashes = " ".join(
         f"'sha256-{base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()}'"
         for script in _INLINE_SCRIPT.findall(page))
-    return (f"default-src 'none'; script-src {source} {hashes}; "
-            f"style-src {source} 'unsafe-inline'; img-src 'self' data: {source}; "
+    return (f"default-src 'none'; script-src {sources} {hashes}; "
+            f"style-src {sources} 'unsafe-inline'; img-src {sources} data:; "
             "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 
 
@@ -63,7 +63,8 @@ def secure_answers(app: Flask) -> None:
     API answers are not stored (they answer one body), the documentation may be cached."""
     prefix = app.config["OPENAPI_URL_PREFIX"].rstrip("/")
     docs = f"{prefix}/{app.config['OPENAPI_SWAGGER_UI_PATH']}"
-    documentation = {docs, f"{prefix}/{app.config['OPENAPI_JSON_PATH']}"}
+    documentation = {docs, f"{prefix}/{app.config['OPENAPI_JSON_PATH']}",
+                     openapi.swagger_ui_rule(app.config)}
 
     @app.after_request
     def secure(response: Response) -> Response:
@@ -95,6 +96,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
                                 "info": {"description": openapi.DESCRIPTION}})
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    openapi.serve_swagger_ui(app)
 
     app.register_error_handler(ProblemError, lambda error: error.response())
     app.register_error_handler(Exception, lambda error: unexpected(error).response())

@@ -14,6 +14,10 @@ SDK generator needs to make one clean type per thing:
   answers: a client sends it back as it came), which are ``required`` as well;
 * errors are :class:`ProblemSchema` (RFC 9457), one response component for every error.
 
+The Swagger UI page (``/v1/docs``) loads Swagger UI from the gateway itself
+(:func:`serve_swagger_ui`: the build of swagger-ui-dist that the flask-swagger-ui package
+ships), so it works offline and requests nothing from another host.
+
 The document states the forward-compatibility rule in its description: answers may gain
 fields, and clients must ignore the ones they do not know.
 """
@@ -21,12 +25,18 @@ fields, and clients must ignore the ones they do not know.
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+import flask_swagger_ui
 import marshmallow as ma
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow.openapi import OpenAPIConverter
+
+from flask import Flask, Response, send_from_directory
+from werkzeug.exceptions import NotFound
 
 from .fields import AnswerSchema, Component, Tagged
 from .problems import PROBLEM_CONTENT_TYPE
@@ -173,3 +183,33 @@ def problem_response(spec: APISpec) -> dict[str, Any]:
     return {"description": "An error, as RFC 9457 problem details",
             "content": {PROBLEM_CONTENT_TYPE: {
                 "schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
+SWAGGER_UI = Path(flask_swagger_ui.__file__).with_name("dist")
+"""Swagger UI's build as flask-swagger-ui ships it (swagger-ui-dist, OpenAPI 3.1 ready)."""
+SWAGGER_UI_ASSETS = frozenset({"swagger-ui.css", "swagger-ui-bundle.js",
+                               "swagger-ui-standalone-preset.js", "favicon-16x16.png",
+                               "favicon-32x32.png"})
+"""What the documentation page loads from the build; nothing else of it is served."""
+ASSET_MAX_AGE = 300
+
+
+def swagger_ui_rule(config: Any) -> str | None:
+    """The rule serving Swagger UI's files when ``OPENAPI_SWAGGER_UI_URL`` is a path of
+    this gateway (the default); None when the configuration points it elsewhere."""
+    url = config["OPENAPI_SWAGGER_UI_URL"]
+    return None if urlsplit(url).netloc else f"{url.rstrip('/')}/<path:name>"
+
+
+def serve_swagger_ui(app: Flask) -> None:
+    """Serve Swagger UI's files (:data:`SWAGGER_UI_ASSETS`) at the configured path."""
+    rule = swagger_ui_rule(app.config)
+    if rule is None:
+        return
+
+    def swagger_ui_asset(name: str) -> Response:
+        if name not in SWAGGER_UI_ASSETS:
+            raise NotFound()
+        return send_from_directory(SWAGGER_UI, name, max_age=ASSET_MAX_AGE)
+
+    app.add_url_rule(rule, endpoint="swagger_ui_asset", view_func=swagger_ui_asset)
