@@ -8,7 +8,7 @@ SDK generator needs to make one clean type per thing:
   and every use refers to it, with only its own description, default and nullability
   beside the reference;
 * a :class:`~api_gateway.fields.Tagged` field is a ``oneOf`` of its schemas with a
-  discriminator; a dict keyed by an enum names its keys (``propertyNames``);
+  discriminator; a dict keyed by an enum is an object with a property per name;
 * each schema's docstring is its description, and a schema's ``Meta.answered`` lists the
   fields every answer holds although a request may leave them out (the state a referee
   answers: a client sends it back as it came), which are ``required`` as well;
@@ -38,7 +38,7 @@ from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from flask import Flask, Response, send_from_directory
 from werkzeug.exceptions import NotFound
 
-from .fields import AnswerSchema, Component, Tagged
+from .fields import AnswerSchema, Component, ProtoEnum, Tagged
 from .problems import PROBLEM_CONTENT_TYPE
 
 DESCRIPTION = """\
@@ -120,11 +120,14 @@ class Converter(OpenAPIConverter):
                                   "mapping": {kind: ref["$ref"] for kind, ref in refs.items()}}}
 
     def enum_keys2properties(self, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
-        """A dict whose keys are a documented component (an enum): ``propertyNames``."""
+        """A dict keyed by an enum (goods by type, counts by ingredient): an object with
+        one optional property per name, so a generated client has a field for each."""
         keys = getattr(field, "key_field", None) if isinstance(field, ma.fields.Dict) else None
-        if keys is None or "component" not in keys.metadata:
+        if not isinstance(keys, ProtoEnum) or field.value_field is None:
             return {}
-        return {"propertyNames": self.field2property(keys)}
+        value = self.field2property(field.value_field)
+        return {"properties": {name: value for name in keys.by_name},
+                "additionalProperties": False}
 
     def field2property(self, field: ma.fields.Field) -> dict[str, Any]:
         component = field.metadata.get("component")
