@@ -281,3 +281,32 @@ def test_the_rulebook_examples_are_the_tests_own(document: dict[str, Any]) -> No
     assert request == board["board"] and answer["total"] == board["expected"]["total"] == 43
     request, answer = found["scoreFoxgloveFarmTown"]
     assert request == town["town"] and answer["end_game_points"] == town["ranch_points"]
+
+
+def shared_file(name: str) -> Path | None:
+    """A file of the shared folder beside the repository, when it is there."""
+    for shared in (REPO.parent / "shared", Path("/work/shared")):
+        if (shared / name).is_file():
+            return shared / name
+    return None
+
+
+@pytest.mark.parametrize("name", ["contract/README.md", "rulings.md"])
+def test_the_contract_page_holds_the_shared_contract(name: str) -> None:
+    """docs/contract.md carries the public contract and the rulings inside the repository:
+    every line of the shared originals, in order (their titles and the lines pointing at
+    files outside the repository aside)."""
+    original = shared_file(name)
+    if original is None:
+        pytest.skip(f"no shared {name} beside the repository to compare with")
+    page = (REPO / "docs" / "contract.md").read_text(encoding="utf-8").splitlines()
+    position = 0
+    for line in original.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# ") or "`../" in line or "are in `../rulings.md`" in line \
+                or "(`rules/`)" in line:
+            continue
+        wanted = line.lstrip("#")
+        found = next((i for i in range(position, len(page))
+                      if page[i].lstrip("#") == wanted), None)
+        assert found is not None, f"docs/contract.md lacks (in order): {line!r}"
+        position = found + 1
