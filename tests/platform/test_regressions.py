@@ -49,7 +49,8 @@ def test_each_tagged_member_documents_its_own_tag(gateway: FlaskClient) -> None:
 def test_a_challenge_matches_one_member_of_the_oneof(gateway: FlaskClient) -> None:
     document = gateway.get("/v1/openapi.json").get_json()
     schemas = document["components"]["schemas"]
-    challenges = schemas["Board"]["properties"]["row_challenges"]["items"]["oneOf"]
+    union = schemas["Board"]["properties"]["row_challenges"]["items"]["$ref"]
+    challenges = schemas[union.rsplit("/", 1)[-1]]["oneOf"]
     challenge = {"type": "exact_total", "count": 5, "points": 11}
     matching = []
     for ref in challenges:
