@@ -3,8 +3,10 @@
 Each type is a small frozen dataclass with ``points`` (the number on the wooden crate)
 and a ``judge`` method that reads the tally of one row or column (how many of each
 ingredient it shows: :data:`.model.Tally`) and returns a :class:`LineVerdict` carrying
-the points, a player-readable explanation and the ruling applied; ``evaluate`` does the
-same from a ``Counter`` of ingredients. This module is the one place to look for "how is a
+the points, a player-readable explanation (a :class:`~tabletop_rules.messages.Sentence`
+with its code and params) and the ruling applied, and what an app draws: the ingredients
+that counted, the ingredient chosen, the majority found, the sets formed; ``evaluate``
+does the same from a ``Counter`` of ingredients. This module is the one place to look for "how is a
 Majority challenge scored?".
 
 A verdict depends only on the challenge and the few counts it reads, which recur from
@@ -20,9 +22,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
-from ..problems import quantity
-from .model import INGREDIENTS, Ingredient, Tally, counts_tally
-from .sets import GUARD, MAX_PACKED, most_packed, most_sets, packed_sets
+from ..messages import Params, Say, Sentence, part, template
+from .model import INGREDIENTS, Ingredient, Tally, counts_tally, pack
+from .sets import GUARD, MAX_PACKED, Formed, best_packed, formed_from, formed_sets, packed_sets
 
 Counts = Counter[Ingredient]
 
@@ -31,22 +33,63 @@ REMEMBERED_VERDICTS = 4096
 
 _remembered = lru_cache(maxsize=REMEMBERED_VERDICTS, typed=True)
 
+_BY_NAME = {ingredient.value: ingredient for ingredient in INGREDIENTS}
+
+EVERY = 1 << 30
+"""In :attr:`LineVerdict.counted`: every one of that ingredient on the line counted."""
+
+Counted = tuple[int, ...]
+"""How many of each ingredient on a line counted toward a verdict, in :data:`INGREDIENTS`
+order (:data:`EVERY`: all of them)."""
+
+NOTHING: Counted = (0,) * len(INGREDIENTS)
+EVERYTHING: Counted = (EVERY,) * len(INGREDIENTS)
+
+
+def counting(*ingredients: Ingredient) -> Counted:
+    """Every one of ``ingredients`` counted, nothing else."""
+    return tuple([EVERY if i in ingredients else 0 for i in INGREDIENTS])
+
 
 @dataclass(frozen=True, slots=True)
 class LineVerdict:
-    """What a challenge (or the Young Shopper rule) makes of one line."""
+    """What a challenge (or the Young Shopper rule) makes of one line.
+
+    ``explanation`` is a :class:`~tabletop_rules.messages.Sentence`: its ``code`` and
+    ``params`` let an app word it. What an app draws: ``counted``, the ingredients the
+    verdict rests on (how many of each; the line's cells holding them are
+    :attr:`.scoring.LineScore.cells`); ``chosen``, the ingredient the player's choice
+    falls on (exact_count_any; Young Shopper: the most frequent one, counted);
+    ``majority``, the ingredient seen strictly more often than every other (majority),
+    if any; ``sets``, each set formed (per_set), once per time formed.
+    """
 
     met: bool
     points: int
     explanation: str
     rule: str
+    counted: Counted = NOTHING
+    chosen: Ingredient | None = None
+    majority: Ingredient | None = None
+    sets: tuple[tuple[Ingredient, ...], ...] = ()
+
+    @property
+    def code(self) -> str:
+        return getattr(self.explanation, "code", "")
+
+    @property
+    def params(self) -> Params:
+        return getattr(self.explanation, "params", {})
 
 
-def _names(ingredients: tuple[Ingredient, ...], conjunction: str = "and") -> str:
-    names = [i.value for i in ingredients]
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+def _names(ingredients: tuple[Ingredient, ...]) -> tuple[str, ...]:
+    return tuple([i.value for i in ingredients])
+
+
+@lru_cache(maxsize=1024)
+def _sets_in(shown: tuple[str, ...]) -> tuple[tuple[Ingredient, ...], ...]:
+    """Sets in words read back: ``("bread+milk", "egg")``."""
+    return tuple([tuple(map(_BY_NAME.__getitem__, s.split("+"))) for s in shown])
 
 
 @lru_cache(maxsize=1024)
@@ -55,14 +98,93 @@ def _in_words(shown: tuple[Ingredient, ...]) -> str:
     return "+".join([i.value for i in shown])
 
 
-def _times(n: int) -> str:
-    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
+def _earned(met: bool, points: int) -> int:
+    return points if met else 0
 
 
-def _verdict(met: bool, points_if_met: int, reason: str, rule: str) -> LineVerdict:
-    earned = points_if_met if met else 0
-    outcome = f"met, {quantity(earned, 'point')}" if met else "not met, 0 points"
-    return LineVerdict(met, earned, f"{reason}: {outcome}", rule)
+# The sentences, each ending in the outcome: ": met, 4 points" or ": not met, 0 points".
+_WANTED = part("DFM_PART_EXACTLY", "{ingredient:term} exactly {count:times}")
+_APPEARS = part("DFM_PART_APPEARS", "{ingredient:term} appears {count:times}")
+_ABSENT = part("DFM_PART_ABSENT", "there is no {ingredient:term}")
+_SET_OR = part("DFM_PART_SETS_OR", " or ")
+"""What stands between two sets shown: "bread+milk or egg"."""
+
+
+def _wanted(params: Params, say: Say) -> dict[str, str]:
+    """ExactCount: "bread exactly twice, milk exactly once"."""
+    pairs = zip(params["ingredients"], params["counts"])  # type: ignore[arg-type]
+    return {"wanted": ", ".join([say(_WANTED, ingredient=i, count=n) for i, n in pairs])}
+
+
+def _exact_found(params: Params, say: Say) -> dict[str, str]:
+    """ExactCount, not met: what the line shows of each ingredient not as wanted."""
+    found = [say(_APPEARS, ingredient=i, count=have) if have else say(_ABSENT, ingredient=i)
+             for i, n, have in zip(params["ingredients"], params["counts"],  # type: ignore[call-overload]
+                                   params["seen"]) if have != n]
+    return {**_wanted(params, say), "found": ", ".join(found)}
+
+
+def _forbidden_found(params: Params, say: Say) -> dict[str, str]:
+    """Forbidden, not met: each forbidden ingredient present, and how often."""
+    return {"found": ", ".join([say(_APPEARS, ingredient=i, count=n) for i, n in zip(
+        params["ingredients"], params["seen"]) if n])}  # type: ignore[call-overload]
+
+
+def _sets_shown(params: Params, say: Say) -> dict[str, str]:
+    """PerSet: the sets shown, "bread+milk or egg", each ingredient in the language."""
+    shown = ["+".join([say.language.term(i, 1) for i in s.split("+")])
+             for s in params["sets"]]  # type: ignore[union-attr]
+    return {"shown": say.language.text(_SET_OR).join(shown)}
+
+
+EXACT_COUNT_MET = template(
+    "DFM_EXACT_COUNT_MET", "Needs {wanted}, and so it is: met, {points:# point|# points}",
+    derive=_wanted)
+EXACT_COUNT_NOT_MET = template(
+    "DFM_EXACT_COUNT_NOT_MET", "Needs {wanted}; {found}: not met, 0 points",
+    derive=_exact_found)
+FORBIDDEN_MET = template(
+    "DFM_FORBIDDEN_MET", "No {ingredients:term,or} on the line: met, {points:# point|# points}")
+FORBIDDEN_BROKEN = template(
+    "DFM_FORBIDDEN_BROKEN", "No {ingredients:term,or} allowed; {found}: not met, 0 points",
+    derive=_forbidden_found)
+CHOICE_MET = template(
+    "DFM_EXACT_COUNT_ANY_MET",
+    "One ingredient of your choice exactly {count:times}; {ingredients:term,and} "
+    "{ingredients:appears|appear} {count:times}: met, {points:# point|# points}")
+CHOICE_NOT_MET = template(
+    "DFM_EXACT_COUNT_ANY_NOT_MET",
+    "One ingredient of your choice exactly {count:times}; no ingredient appears "
+    "{count:times}: not met, 0 points")
+TOTAL_MET = template(
+    "DFM_EXACT_TOTAL_MET", "Needs exactly {count} ingredients in all; the line holds "
+    "{total}: met, {points:# point|# points}")
+TOTAL_NOT_MET = template(
+    "DFM_EXACT_TOTAL_NOT_MET", "Needs exactly {count} ingredients in all; the line holds "
+    "{total}: not met, 0 points")
+ALL_SIX_MET = template(
+    "DFM_ONE_OF_EACH_MET", "All six ingredients appear: met, {points:# point|# points}")
+ALL_SIX_NOT_MET = template(
+    "DFM_ONE_OF_EACH_NOT_MET", "Needs all six ingredients; {missing:term,and} "
+    "{missing:is|are} missing: not met, 0 points")
+MAJORITY_MET = template(
+    "DFM_MAJORITY_MET", "A majority of {ingredient:term}: {ingredient:term} appears "
+    "{count:times}, more than any other ingredient: met, {points:# point|# points}")
+MAJORITY_ABSENT = template(
+    "DFM_MAJORITY_ABSENT", "A majority of {ingredient:term}: there is no {ingredient:term} on "
+    "the line: not met, 0 points")
+MAJORITY_TIED = template(
+    "DFM_MAJORITY_TIED", "A majority of {ingredient:term}: {ingredient:term} and "
+    "{rival:term} both appear {count:times}, and a tie is no majority: not met, 0 points")
+MAJORITY_BEATEN = template(
+    "DFM_MAJORITY_BEATEN", "A majority of {ingredient:term}: {ingredient:term} appears "
+    "{count:times} but {rival:term} {rival_count:times}: not met, 0 points")
+PER_SET_MET = template(
+    "DFM_PER_SET_MET", "{set_points:# point|# points} per {shown}; {formed:# set|# sets} "
+    "formed: met, {points:# point|# points}", derive=_sets_shown)
+PER_SET_NOT_MET = template(
+    "DFM_PER_SET_NOT_MET", "{set_points:# point|# points} per {shown}; "
+    "{formed:# set|# sets} formed: not met, 0 points", derive=_sets_shown)
 
 
 class Challenge(Protocol):
@@ -116,13 +238,12 @@ class ExactCount(_Judged):
     @_remembered
     def _explain(counts: tuple[tuple[Ingredient, int], ...], points: int,
                  seen: tuple[int, ...]) -> LineVerdict:
-        wanted = ", ".join(f"{i.value} exactly {_times(n)}" for i, n in counts)
-        wrong = [(i, have) for (i, n), have in zip(counts, seen) if have != n]
-        if wrong:
-            found = ", ".join(f"{i.value} appears {_times(have)}" if have
-                              else f"there is no {i.value}" for i, have in wrong)
-            return _verdict(False, points, f"Needs {wanted}; {found}", ExactCount.rule)
-        return _verdict(True, points, f"Needs {wanted}, and so it is", ExactCount.rule)
+        met = all(have == n for (_, n), have in zip(counts, seen))
+        shown = tuple([i for i, _ in counts])
+        wanted = {"ingredients": _names(shown), "counts": tuple([n for _, n in counts])}
+        said = (EXACT_COUNT_MET(**wanted, points=points) if met
+                else EXACT_COUNT_NOT_MET(**wanted, seen=seen))
+        return LineVerdict(met, _earned(met, points), said, ExactCount.rule, counting(*shown))
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,17 +263,20 @@ class Forbidden(_Judged):
     @_remembered
     def _explain(ingredients: tuple[Ingredient, ...], points: int, seen: tuple[int, ...]
                  ) -> LineVerdict:
-        shown = _names(ingredients, "or")
-        present = [(i, n) for i, n in zip(ingredients, seen) if n]
+        present = tuple([i for i, n in zip(ingredients, seen) if n])
         if present:
-            found = ", ".join(f"{i.value} appears {_times(n)}" for i, n in present)
-            return _verdict(False, points, f"No {shown} allowed; {found}", Forbidden.rule)
-        return _verdict(True, points, f"No {shown} on the line", Forbidden.rule)
+            said = FORBIDDEN_BROKEN(ingredients=_names(ingredients), seen=seen)
+            return LineVerdict(False, 0, said, Forbidden.rule, counting(*present))
+        said = FORBIDDEN_MET(ingredients=_names(ingredients), points=points)
+        return LineVerdict(True, points, said, Forbidden.rule)
 
 
 @dataclass(frozen=True, slots=True)
 class ExactCountAny(_Judged):
-    """Some ingredient of the player's choice appears exactly ``count`` times (DFM-R3)."""
+    """Some ingredient of the player's choice appears exactly ``count`` times (DFM-R3).
+
+    Where several do, the player's choice is the first in :data:`.model.INGREDIENTS`
+    order (the points are the same whichever is chosen)."""
 
     count: int
     points: int
@@ -166,13 +290,11 @@ class ExactCountAny(_Judged):
     @staticmethod
     @_remembered
     def _explain(count: int, points: int, chosen: tuple[Ingredient, ...]) -> LineVerdict:
-        wanted = f"One ingredient of your choice exactly {_times(count)}"
         if chosen:
-            return _verdict(True, points, f"{wanted}; {_names(chosen)} "
-                            f"appear{'s' if len(chosen) == 1 else ''} {_times(count)}",
-                            ExactCountAny.rule)
-        return _verdict(False, points, f"{wanted}; no ingredient appears {_times(count)}",
-                        ExactCountAny.rule)
+            said = CHOICE_MET(count=count, ingredients=_names(chosen), points=points)
+            return LineVerdict(True, points, said, ExactCountAny.rule, counting(chosen[0]),
+                               chosen[0])
+        return LineVerdict(False, 0, CHOICE_NOT_MET(count=count), ExactCountAny.rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,9 +312,10 @@ class ExactTotal(_Judged):
     @staticmethod
     @_remembered
     def _explain(count: int, points: int, total: int) -> LineVerdict:
-        return _verdict(total == count, points,
-                        f"Needs exactly {count} ingredients in all; the line holds {total}",
-                        ExactTotal.rule)
+        met = total == count
+        said = (TOTAL_MET(count=count, total=total, points=points) if met
+                else TOTAL_NOT_MET(count=count, total=total))
+        return LineVerdict(met, _earned(met, points), said, ExactTotal.rule, EVERYTHING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,9 +333,10 @@ class OneOfEach(_Judged):
     @_remembered
     def _explain(points: int, missing: tuple[Ingredient, ...]) -> LineVerdict:
         if missing:
-            return _verdict(False, points, f"Needs all six ingredients; {_names(missing)} "
-                            f"{'is' if len(missing) == 1 else 'are'} missing", OneOfEach.rule)
-        return _verdict(True, points, "All six ingredients appear", OneOfEach.rule)
+            return LineVerdict(False, 0, ALL_SIX_NOT_MET(missing=_names(missing)),
+                               OneOfEach.rule, EVERYTHING)
+        return LineVerdict(True, points, ALL_SIX_MET(points=points), OneOfEach.rule,
+                           EVERYTHING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,34 +352,36 @@ class Majority(_Judged):
         at = INGREDIENTS.index(self.ingredient)
         mine, most = tally[at], max(tally)
         if mine == most and tally.count(most) == 1:  # more than any other
-            return self._explain(self.ingredient, self.points, mine, None, 0)
+            return self._explain(self.ingredient, self.points, mine, None, 0, self.ingredient)
+        found = INGREDIENTS[tally.index(most)] if most and tally.count(most) == 1 else None
         if mine == 0:
-            return self._explain(self.ingredient, self.points, 0, self.ingredient, 0)
+            return self._explain(self.ingredient, self.points, 0, self.ingredient, 0, found)
         first = tally.index(most)  # the rival: the first other ingredient seen most often
         rival = INGREDIENTS[tally.index(most, at + 1) if first == at else first]
-        return self._explain(self.ingredient, self.points, mine, rival, most)
+        return self._explain(self.ingredient, self.points, mine, rival, most, found)
 
     @staticmethod
     @_remembered
     def _explain(ingredient: Ingredient, points: int, mine: int, rival: Ingredient | None,
-                 rival_count: int) -> LineVerdict:
+                 rival_count: int, found: Ingredient | None) -> LineVerdict:
         """``rival`` is None when the ingredient has the majority, the ingredient itself
         when it is not on the line, otherwise the first other ingredient seen most
-        often, ``rival_count`` times."""
+        often, ``rival_count`` times; ``found`` is the ingredient with the majority, if
+        any."""
         name = ingredient.value
         if rival is None:
-            reason = (f"A majority of {name}: {name} appears {_times(mine)}, "
-                      f"more than any other ingredient")
-            return _verdict(True, points, reason, Majority.rule)
+            said = MAJORITY_MET(ingredient=name, count=mine, points=points)
+            return LineVerdict(True, points, said, Majority.rule, counting(ingredient),
+                               majority=found)
         if rival is ingredient:
-            reason = f"A majority of {name}: there is no {name} on the line"
-        elif mine == rival_count:
-            reason = (f"A majority of {name}: {name} and {rival.value} both appear "
-                      f"{_times(mine)}, and a tie is no majority")
-        else:
-            reason = (f"A majority of {name}: {name} appears {_times(mine)} but "
-                      f"{rival.value} {_times(rival_count)}")
-        return _verdict(False, points, reason, Majority.rule)
+            said = MAJORITY_ABSENT(ingredient=name)
+            return LineVerdict(False, 0, said, Majority.rule, majority=found)
+        said = (MAJORITY_TIED(ingredient=name, rival=rival.value, count=mine)
+                if mine == rival_count else
+                MAJORITY_BEATEN(ingredient=name, count=mine, rival=rival.value,
+                                rival_count=rival_count))
+        return LineVerdict(False, 0, said, Majority.rule, counting(ingredient, rival),
+                           majority=found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +389,8 @@ class PerSet(_Judged):
     """``points`` for each set formed; each ingredient in at most one set (DFM-R7).
 
     A set of one ingredient is the rulebook's "1 point per bread". Where several sets are
-    shown, the combination that forms the most sets counts (:mod:`.sets`).
+    shown, the combination that forms the most sets counts (:mod:`.sets`); the verdict
+    names one such combination.
     """
 
     sets: tuple[tuple[Ingredient, ...], ...]
@@ -272,22 +399,39 @@ class PerSet(_Judged):
     rule = "DFM-R7"
     _packed: tuple[int, ...] | None = field(init=False, repr=False, compare=False)
     """The sets packed as scoring packs a line (:func:`.sets.packed_sets`), once."""
-    _shown: str = field(init=False, repr=False, compare=False)
-    """The sets in words, once: ``bread+milk or egg``."""
+    _packs: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Each shown set packed (:func:`.model.pack`), to name the sets a search formed."""
+    _shown: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The sets in words, once: ``("bread+milk", "egg")``."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_packed", packed_sets(self.sets))
-        object.__setattr__(self, "_shown", " or ".join([_in_words(s) for s in self.sets]))
+        object.__setattr__(self, "_packs", tuple([pack(s) for s in self.sets]))
+        object.__setattr__(self, "_shown", tuple([_in_words(s) for s in self.sets]))
 
     def judge(self, tally: Tally) -> LineVerdict:
         if self._packed is not None and isinstance(tally, bytes) and max(tally) <= MAX_PACKED:
-            formed = most_packed(self._packed, int.from_bytes(tally, "little"), GUARD)
+            formed = formed_from(best_packed(self._packed, int.from_bytes(tally, "little"),
+                                             GUARD), self._packs)
         else:  # counts from a Counter, or too many to pack
-            formed = most_sets(self.sets, tally)
+            formed = formed_sets(self.sets, tally)
         return self._explain(self._shown, self.points, formed)
 
     @staticmethod
     @_remembered
-    def _explain(shown: str, points: int, formed: int) -> LineVerdict:
-        reason = f"{quantity(points, 'point')} per {shown}; {quantity(formed, 'set')} formed"
-        return _verdict(formed > 0, points * formed, reason, PerSet.rule)
+    def _explain(shown: tuple[str, ...], points: int, formed: Formed) -> LineVerdict:
+        """Keyed by the sets in words (strings hash once): the sets are read back from
+        them when a verdict is made."""
+        sets = _sets_in(shown)
+        made = tuple([sets[index] for index, times in formed for _ in range(times)])
+        count = len(made)
+        used = sum(map(pack, made))  # exact while no ingredient reaches 256
+        counted = (tuple(used.to_bytes(len(INGREDIENTS), "little"))
+                   if sum(map(len, made)) <= MAX_PACKED else
+                   tuple([sum([s.count(i) for s in made]) for i in INGREDIENTS]))
+        words = {"shown": _SET_OR.english.join(shown)}
+        said = (PER_SET_MET.given(words, set_points=points, sets=shown, formed=count,
+                                  points=points * count)
+                if count else PER_SET_NOT_MET.given(words, set_points=points, sets=shown,
+                                                    formed=0))
+        return LineVerdict(count > 0, points * count, said, PerSet.rule, counted, sets=made)

@@ -6,22 +6,67 @@ An incomplete board is scored as it stands and says so (DFM-R8).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from ..problems import quantity
-from .challenges import LineVerdict
-from .model import GRID_SIZE, INGREDIENTS, Board, Mode, Tally, line_tallies
+from ..messages import template
+from .challenges import EVERY, LineVerdict, counting
+from .model import GRID_SIZE, INGREDIENTS, Board, Ingredient, Mode, Space, Tally, line_tallies
 
 YOUNG_SHOPPER_RULE = "DFM-R9"
 
 _INDICES = range(GRID_SIZE)
+_AT = {ingredient: k for k, ingredient in enumerate(INGREDIENTS)}
+
+YOUNG_SHOPPER_EMPTY = template(
+    "DFM_YOUNG_SHOPPER_EMPTY", "No ingredients on the line yet: 0 points")
+YOUNG_SHOPPER = template(
+    "DFM_YOUNG_SHOPPER", "Most frequent ingredient: {ingredient:term}, "
+    "{count:# time|# times}: {count:# point|# points}")
+YOUNG_SHOPPER_TIED = template(
+    "DFM_YOUNG_SHOPPER_TIED", "Most frequent ingredient: {ingredient:term}, "
+    "{count:# time|# times} (tied with {tied:term}, counted once): {count:# point|# points}")
 
 
 @dataclass(frozen=True, slots=True)
-class LineScore:
-    """The verdict on one row or column, with its index (0 is the top row / left column)."""
+class CountedCell:
+    """A space of a line whose ingredients counted toward its verdict, and which did."""
+
+    row: int
+    col: int
+    ingredients: tuple[Ingredient, ...]
+
+
+class LineScore(NamedTuple):
+    """The verdict on one row or column, with its index (0 is the top row / left column),
+    and the line's spaces (``column``: a column's, top to bottom; else a row's). A named
+    tuple: eight are made for every board scored, and a tuple is made in C."""
 
     index: int
     verdict: LineVerdict
+    spaces: tuple[Space, ...] = ()
+    column: bool = False
+
+    @property
+    def cells(self) -> tuple[CountedCell, ...]:
+        """The cells whose ingredients counted, along the line, each with the ingredients
+        of its tile that did: the verdict's :attr:`~LineVerdict.counted` taken from the
+        tiles in line order. Worked out when asked (a ranking never asks)."""
+        left = list(self.verdict.counted)
+        cells = []
+        for k, tile in enumerate(self.spaces):
+            if tile is None:
+                continue
+            took = []
+            for ingredient in tile.ingredients:
+                at = _AT[ingredient]
+                if left[at]:
+                    if left[at] != EVERY:
+                        left[at] -= 1
+                    took.append(ingredient)
+            if took:
+                cells.append(CountedCell(k if self.column else self.index,
+                                         self.index if self.column else k, tuple(took)))
+        return tuple(cells)
 
     @property
     def met(self) -> bool:
@@ -76,18 +121,24 @@ def score_board(board: Board) -> BoardScore:
     else:
         row_verdicts = [c.judge(tally) for c, tally in zip(board.row_challenges, rows)]
         column_verdicts = [c.judge(tally) for c, tally in zip(board.column_challenges, columns)]
-    return BoardScore(board.mode, tuple(map(LineScore, _INDICES, row_verdicts)),
-                      tuple(map(LineScore, _INDICES, column_verdicts)), board.is_complete)
+    grid = board.grid
+    return BoardScore(board.mode, tuple(map(LineScore, _INDICES, row_verdicts, grid)),
+                      tuple(map(LineScore, _INDICES, column_verdicts, zip(*grid), _COLUMNS)),
+                      board.is_complete)
+
+
+_COLUMNS = (True,) * GRID_SIZE
 
 
 def _young_shopper(tally: Tally) -> LineVerdict:
     """The count of the line's most frequent ingredient; a tie counts once (DFM-R9)."""
     most = max(tally)
     if not most:
-        return LineVerdict(False, 0, "No ingredients on the line yet: 0 points",
-                           YOUNG_SHOPPER_RULE)
-    leaders = [i.value for i, n in zip(INGREDIENTS, tally) if n == most]
-    tie = f" (tied with {', '.join(leaders[1:])}, counted once)" if len(leaders) > 1 else ""
-    return LineVerdict(True, most, f"Most frequent ingredient: {leaders[0]}, "
-                       f"{quantity(most, 'time')}{tie}: {quantity(most, 'point')}",
-                       YOUNG_SHOPPER_RULE)
+        return LineVerdict(False, 0, YOUNG_SHOPPER_EMPTY(), YOUNG_SHOPPER_RULE)
+    leaders = [i for i, n in zip(INGREDIENTS, tally) if n == most]
+    first = leaders[0]
+    said = (YOUNG_SHOPPER_TIED(ingredient=first.value, count=most,
+                               tied=tuple([i.value for i in leaders[1:]]))
+            if len(leaders) > 1 else YOUNG_SHOPPER(ingredient=first.value, count=most))
+    return LineVerdict(True, most, said, YOUNG_SHOPPER_RULE, counting(first), first,
+                       first if len(leaders) == 1 else None)

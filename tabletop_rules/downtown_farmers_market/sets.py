@@ -17,6 +17,8 @@ from operator import mul
 from .model import INGREDIENTS, PACK_BITS, Ingredient, Tally, counts_tally, pack
 
 Sets = tuple[tuple[Ingredient, ...], ...]
+Formed = tuple[tuple[int, int], ...]
+"""Sets formed: each shown set's index, with the times it is formed."""
 
 MAX_PACKED = (1 << PACK_BITS - 1) - 1
 """The most of an ingredient a :func:`.model.pack` holds with room for a guard bit: 127
@@ -36,13 +38,28 @@ def packed_sets(sets: Sets) -> tuple[int, ...] | None:
 def most_sets(sets: Sets, counts: Counter[Ingredient] | Tally) -> int:
     """The most disjoint sets the counts (a ``Counter`` or a tally) can form, choosing
     among the shown sets; counts of any size, packed as wide as they need."""
+    return sum([times for _, times in formed_sets(sets, counts)])
+
+
+def formed_sets(sets: Sets, counts: Counter[Ingredient] | Tally) -> Formed:
+    """A combination of the shown sets forming the most sets the counts can form: each
+    set by its index in ``sets`` (the first shown, of equal ones), with how many times
+    it is formed (:func:`best_packed`, packed as wide as the counts need)."""
     have = counts_tally(counts) if isinstance(counts, Counter) else counts
     have = tuple(max(n, 0) for n in have)  # less than none (a Counter may say so) is none
     bits = max(*have, *map(len, sets)).bit_length() + 1
     units = {ingredient: 1 << bits * k for k, ingredient in enumerate(INGREDIENTS)}
     guard = sum(units.values()) << bits - 1
-    needs = _fewest({sum(map(units.__getitem__, s)) for s in sets if s}, guard)
-    return most_packed(needs, sum(map(mul, have, units.values())), guard)
+    packs = [sum(map(units.__getitem__, s)) for s in sets]
+    needs = _fewest({pack for pack, s in zip(packs, sets) if s}, guard)
+    return formed_from(best_packed(needs, sum(map(mul, have, units.values())), guard), packs)
+
+
+def formed_from(combination: tuple[tuple[int, int], ...], packs: list[int] | tuple[int, ...]
+                ) -> Formed:
+    """:func:`best_packed`'s combination with each packed set named by its index in the
+    shown sets (``packs``: each shown set packed)."""
+    return tuple((packs.index(need), times) for need, times in combination)
 
 
 def _fewest(needs: set[int], guard: int) -> tuple[int, ...]:
@@ -60,17 +77,20 @@ def _fewest(needs: set[int], guard: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=4096)
-def most_packed(needs: tuple[int, ...], line: int, guard: int) -> int:
-    """The most sets ``needs`` form in ``line``, all packed with ``guard``.
+def best_packed(needs: tuple[int, ...], line: int, guard: int) -> tuple[tuple[int, int], ...]:
+    """A combination forming the most sets ``needs`` form in ``line``, all packed with
+    ``guard``: each set taken, with how many times, in the order of ``needs``.
 
     Each set in turn is taken as many times as it can be, less and less, the sets after
     it deciding what is left; what the sets after the ``i``-th form in a remainder is
     remembered, so the search is polynomial: at most 3^6 = 729 remainders of a line of
-    12 ingredients, for each set, each taken at most 12 times.
+    12 ingredients, for each set, each taken at most 12 times. The combination is then
+    read back from what was remembered: each set taken as often as the best needs.
     """
     usable = [n for n in needs if (line | guard) - n & guard == guard]
     if len(usable) < 2:  # no choice to make: as many as fit
-        return sum(_as_many(need, line, guard) for need in usable)
+        return tuple((need, times) for need in usable
+                     if (times := _as_many(need, line, guard)))
     last = len(usable) - 1
     known: list[dict[int, int]] = [{} for _ in usable]
 
@@ -90,7 +110,15 @@ def most_packed(needs: tuple[int, ...], line: int, guard: int) -> int:
             known[i][start] = best
         return best
 
-    return most(0, line)
+    combination, left = [], line
+    for i, need in enumerate(usable):
+        target, taken = most(i, left), 0
+        while taken + (most(i + 1, left) if i < last else 0) != target:
+            left -= need
+            taken += 1
+        if taken:
+            combination.append((need, taken))
+    return tuple(combination)
 
 
 def _as_many(need: int, left: int, guard: int) -> int:

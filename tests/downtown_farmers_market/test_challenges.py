@@ -27,7 +27,7 @@ from tabletop_rules.downtown_farmers_market import (
     score_board,
 )
 
-from tabletop_rules.downtown_farmers_market.challenges import most_sets
+from tabletop_rules.downtown_farmers_market.sets import most_sets
 from tabletop_rules.downtown_farmers_market.json_form import board_from_dict
 from tabletop_rules.downtown_farmers_market.model import INGREDIENTS
 
