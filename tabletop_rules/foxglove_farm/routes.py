@@ -68,7 +68,7 @@ class Network:
         """Each tile's connected neighbours (FF-R1), in N, E, S, W order."""
         self._parents: dict[tuple[Position, Good, Variant], dict[Position, Position | None]] = {}
         self._routes: dict[tuple[Position, Good, Variant], dict[Position, Route]] = {}
-        self._trail_reach: dict[Position, tuple[Position, ...]] = {}
+        self._trail_reach: dict[Position, dict[Position, Route]] = {}
 
     def connected(self, a: Position, b: Position) -> bool:
         """True when the tiles at ``a`` and ``b`` are neighbours connected by trails (FF-R1)."""
@@ -134,24 +134,29 @@ class Network:
     def buildings_via_trails(self, origin: Position) -> tuple[Position, ...]:
         """The other buildings reached from ``origin`` by moving through connected trail
         tiles only, never through another building (FF-R6), in search order."""
+        return tuple(self.trails_to_buildings(origin))
+
+    def trails_to_buildings(self, origin: Position) -> Mapping[Position, Route]:
+        """Each building :meth:`buildings_via_trails` reaches (in search order), with the
+        trail tiles a shortest way to it goes through, from ``origin``'s side on."""
         found = self._trail_reach.get(origin)
         if found is not None:
             return found
         depicts = self.depicts
-        seen = {origin}
+        parents: dict[Position, Position | None] = {origin: None}
         queue = deque([origin])
         reached: list[Position] = []
         while queue:
             here = queue.popleft()
             for nxt in self.links[here]:
-                if nxt in seen:
+                if nxt in parents:
                     continue
-                seen.add(nxt)
+                parents[nxt] = here
                 if nxt in depicts:
                     reached.append(nxt)  # a building ends the way: do not pass through
                 else:
                     queue.append(nxt)
-        found = tuple(reached)
+        found = {building: _walk_back(parents, building)[1:-1] for building in reached}
         self._trail_reach[origin] = found
         return found
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..problems import quantity
+from ..messages import Params, Say, part, template
 from .effects import (
     BonusIfHeld,
     Effect,
@@ -21,16 +21,85 @@ from .effects import (
 )
 from .model import BuildingTile, Position, Town
 
+_AT = part("FF_PART_BUILDING_AT", "{building} ({row}, {col})")
+
+
+def _named(params: Params, say: Say) -> dict[str, str]:
+    """The buildings an effect counted, " (Forest (0, 0), Butcher (2, 0))", or nothing."""
+    names = [say(_AT, building=b, row=r, col=c) for b, r, c in zip(
+        params["buildings"], params["rows"], params["cols"])]  # type: ignore[call-overload]
+    return {"named": f" ({', '.join(names)})" if names else ""}
+
+
+END_GAME = template(
+    "FF_END_GAME", "{building} at row {row}, col {col}: {effects}: {points:# point|# points}")
+"""An entry's sentence: its effects' sentences (``effects``) joined by :data:`EFFECTS_JOINED`."""
+EFFECTS_JOINED = part("FF_PART_EFFECTS_JOINED", "; ")
+GAIN_PER_HELD = template(
+    "FF_GAIN_PER_HELD", "{held} {good:term=held} here, {each} per {good:term}: "
+    "{times} × {each} = {points}")
+GAIN_PER_HELD_GROUP = template(
+    "FF_GAIN_PER_HELD_GROUP", "{held} {good:term=held} here, {each} per {per} "
+    "{good:term=per}: {times} × {each} = {points}")
+BONUS_IF_HELD = template(
+    "FF_BONUS_IF_HELD", "{bonus} more for holding {at_least} {good:term=at_least}")
+BONUS_IF_HELD_NOT_MET = template(
+    "FF_BONUS_IF_HELD_NOT_MET", "{bonus} more for holding {at_least} {good:term=at_least} "
+    "(not met: {held})")
+COMMUNITY_CENTRE = template(
+    "FF_COMMUNITY_CENTRE", "{count:# building|# buildings} reached through trail tiles "
+    "only{named}, {each} each", derive=_named)
+GUILDHALL = template(
+    "FF_GUILDHALL", "{count:# surrounding building|# surrounding buildings} with a "
+    "processing effect{named}, {each} each", derive=_named)
+GUILDHALL_CAPPED = template(
+    "FF_GUILDHALL_CAPPED", "{count:# surrounding building|# surrounding buildings} with a "
+    "processing effect{named}, {each} each, at most {most}", derive=_named)
+SCORES_NOTHING = template(
+    "FF_SCORES_NOTHING", "{kind} scores nothing at the end of the game")
+
+
+@dataclass(frozen=True, slots=True)
+class CountedTile:
+    """A tile an end-game effect counted: the building there (its id), and for a building
+    reached along trails (FF-R6), the trail tiles the way goes through."""
+
+    position: Position
+    building: str
+    via: tuple[Position, ...] = ()
+
+    @property
+    def row(self) -> int:
+        return self.position.row
+
+    @property
+    def col(self) -> int:
+        return self.position.col
+
+
+@dataclass(frozen=True, slots=True)
+class EffectScore:
+    """What one end-game effect scores: its points, why (a Sentence with code and
+    params), the rule applied, and the tiles it counted."""
+
+    kind: str
+    points: int
+    explanation: str
+    rule: str
+    tiles: tuple[CountedTile, ...] = ()
+
 
 @dataclass(frozen=True, slots=True)
 class EndGameEntry:
-    """What one building's end-game effects score."""
+    """What one building's end-game effects score; ``explanation`` (code
+    :data:`END_GAME`) words the building and its ``effects`` together."""
 
     building: str
     position: Position
     points: int
     explanation: str
     rule: str
+    effects: tuple[EffectScore, ...] = ()
 
     @property
     def row(self) -> int:
@@ -72,61 +141,66 @@ def score_town(town: Town) -> TownScore:
 
 def end_game_points(town: Town) -> int:
     """The end-game points alone: what :func:`score_town` adds to the score track."""
-    return sum(_points(town, tile, effect)[0] for tile in town.buildings
+    return sum(_score(town, tile, effect).points for tile in town.buildings
                for effect in tile.building.effects_in(Phase.END_GAME))
 
 
 def _entry(town: Town, tile: BuildingTile, effects: tuple[Effect, ...]) -> EndGameEntry:
-    points, reasons = 0, []
-    for effect in effects:
-        gained, reason = _points(town, tile, effect)
-        points += gained
-        reasons.append(reason)
-    where = f"{tile.building.name} at row {tile.position.row}, col {tile.position.col}"
-    explanation = f"{where}: {'; '.join(reasons)}: {quantity(points, 'point')}"
+    scored = tuple([_score(town, tile, effect) for effect in effects])
+    points = sum(effect.points for effect in scored)
+    explanation = END_GAME.given(
+        {"effects": EFFECTS_JOINED.english.join(scored_one.explanation for scored_one in scored)},
+        building=tile.building.name, row=tile.position.row, col=tile.position.col,
+        points=points)
     return EndGameEntry(tile.building.id, tile.position, points, explanation,
-                        rule_of(effects[0]))
+                        rule_of(effects[0]), scored)
 
 
-def _points(town: Town, tile: BuildingTile, effect: Effect) -> tuple[int, str]:
-    """One end-game effect's points on ``tile``, and why."""
+def _score(town: Town, tile: BuildingTile, effect: Effect) -> EffectScore:
+    """One end-game effect's points on ``tile``, why, and the tiles it counted."""
+    rule, itself = rule_of(effect), (CountedTile(tile.position, tile.building.id),)
     if isinstance(effect, GainPerHeld):
-        held = tile.goods.count(effect.held)
-        times = effect.times(tile.goods)
-        per = f"per {effect.per} {effect.held.value}" if effect.per > 1 else \
-            f"per {effect.held.value}"
-        return times * effect.points, (f"{held} {effect.held.value} here, {effect.points} "
-                                       f"{per}: {times} × {effect.points} = "
-                                       f"{times * effect.points}")
+        held, times = tile.goods.count(effect.held), effect.times(tile.goods)
+        points = times * effect.points
+        said = (GAIN_PER_HELD_GROUP(held=held, good=effect.held.value, each=effect.points,
+                                    per=effect.per, times=times, points=points)
+                if effect.per > 1 else
+                GAIN_PER_HELD(held=held, good=effect.held.value, each=effect.points,
+                              times=times, points=points))
+        return EffectScore(effect.kind, points, said, rule, itself)
     if isinstance(effect, BonusIfHeld):
         held = tile.goods.count(effect.held)
-        met = held >= effect.at_least
-        return (effect.points if met else 0), (
-            f"{effect.points} more for holding {effect.at_least} {effect.held.value}"
-            + ("" if met else f" (not met: {held})"))
+        wording = dict(bonus=effect.points, at_least=effect.at_least, good=effect.held.value)
+        if held >= effect.at_least:
+            return EffectScore(effect.kind, effect.points, BONUS_IF_HELD(**wording), rule, itself)
+        return EffectScore(effect.kind, 0, BONUS_IF_HELD_NOT_MET(**wording, held=held), rule,
+                           itself)
     if isinstance(effect, PerBuildingViaTrails):
-        reached = town.network.buildings_via_trails(tile.position)
-        names = _names(town, reached)
-        return len(reached) * effect.points, (
-            f"{quantity(len(reached), 'building')} reached through "
-            f"trail tiles only{names}, {effect.points} each")
+        reached = town.network.trails_to_buildings(tile.position)
+        tiles = tuple([CountedTile(p, _building(town, p), via) for p, via in reached.items()])
+        said = COMMUNITY_CENTRE(count=len(tiles), each=effect.points, **_where(town, tiles))
+        return EffectScore(effect.kind, len(tiles) * effect.points, said, rule, tiles)
     if isinstance(effect, PerSurroundingProcessor):
-        around = [p for p in tile.position.surrounding()
-                  if (b := town.building_at(p)) is not None and b.building.processing]
-        raw = len(around) * effect.points
-        capped = min(raw, effect.max_points)
-        cap = f", at most {effect.max_points}" if raw > effect.max_points else ""
-        return capped, (f"{quantity(len(around), 'surrounding building')}"
-                        f" with a processing effect{_names(town, around)}, "
-                        f"{effect.points} each{cap}")
-    return 0, f"{effect.kind} scores nothing at the end of the game"
+        tiles = tuple([CountedTile(p, b.building.id) for p in tile.position.surrounding()
+                       if (b := town.building_at(p)) is not None and b.building.processing])
+        raw = len(tiles) * effect.points
+        wording = dict(count=len(tiles), each=effect.points, **_where(town, tiles))
+        said = (GUILDHALL_CAPPED(**wording, most=effect.max_points)
+                if raw > effect.max_points else GUILDHALL(**wording))
+        return EffectScore(effect.kind, min(raw, effect.max_points), said, rule, tiles)
+    return EffectScore(effect.kind, 0, SCORES_NOTHING(kind=effect.kind), rule)
 
 
-def _names(town: Town, positions: tuple[Position, ...] | list[Position]) -> str:
-    if not positions:
-        return ""
-    shown = []
-    for p in positions:
-        tile = town.building_at(p)
-        shown.append(f"{tile.building.name if tile else '?'} ({p.row}, {p.col})")
-    return " (" + ", ".join(shown) + ")"
+def _building(town: Town, position: Position) -> str:
+    tile = town.building_at(position)
+    return tile.building.id if tile else ""
+
+
+def _where(town: Town, tiles: tuple[CountedTile, ...]) -> dict[str, tuple[str | int, ...]]:
+    """The params naming the counted buildings: their names, rows and columns."""
+    names = []
+    for counted in tiles:
+        tile = town.building_at(counted.position)
+        names.append(tile.building.name if tile else "?")
+    return {"buildings": tuple(names), "rows": tuple([t.row for t in tiles]),
+            "cols": tuple([t.col for t in tiles])}
