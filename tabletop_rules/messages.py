@@ -185,11 +185,26 @@ class Say:
         return _joined(items, conjunction or AND, self.language)
 
 
+def choice(code: str, pick: Callable[[Params], str], *, namespace: str = "",
+           **wordings: str) -> Template:
+    """A sentence worded one of several ways (``wordings``, by name), the way ``pick``
+    chooses from its params: one code, each way a fragment of its own in the catalogs."""
+    key = f"{namespace}:{code}" if namespace else code
+    ways = {name: part(f"{key}.{name}", english) for name, english in wordings.items()}
+
+    def derive(params: Params, say: Say) -> dict[str, str]:
+        return {"wording": say(ways[pick(params)], **params)}
+    derive.__qualname__ = f"choice_{key}"
+    return template(code, "{wording}", namespace=namespace, derive=derive)
+
+
 AND = part("LIST_AND", "{items} and {last}")
 OR = part("LIST_OR", "{items} or {last}")
 ONCE = part("TIMES_ONCE", "once")
 TWICE = part("TIMES_TWICE", "twice")
 TIMES = part("TIMES_N", "{count} times")
+NOTHING = part("GOODS_NONE", "nothing")
+LABEL = part("BUILDING_AT", "{building} at row {row}, col {col}")
 SEPARATOR = ", "
 
 
@@ -303,6 +318,28 @@ def _step(step: str, language: Language) -> Callable[[Any, Mapping[str, Any]], A
                                              language)
     if name == "+":
         return lambda value, values: "+".join(map(str, value))
+    if name == "tiles":  # Food tiles as "corn+egg": each ingredient in the language
+        return lambda value, values: _each(value, lambda tile, n: "+".join(
+            [language.term(i, 1) for i in tile.split("+")]), 1)
+    if name == "goods":  # goods as ("2 wood", "1 coal"): "2 wood and 1 coal"
+        def bundle(value: Any, values: Mapping[str, Any]) -> str:
+            if not value:
+                return _wording(NOTHING, language)({})
+            counted = [(n, good) for n, good in (item.split(" ", 1) for item in value)]
+            return _joined([f"{n} {language.term(good, int(n))}" for n, good in counted],
+                           AND, language)
+        return bundle
+    if name == "bundles":  # goods bundles as ("2 wood+1 coal", "5 sheep"): "...; 5 sheep"
+        goods = _step("goods", language)
+        return lambda value, values: "; ".join(
+            [goods(tuple(bundle.split("+")) if bundle else (), values) for bundle in value])
+    if name == "label":  # a building as (name, row, col): "Butcher at row 1, col 2"
+        return lambda value, values: _wording(LABEL, language)(
+            {"building": value[0], "row": value[1], "col": value[2]})
+    if name == "labels":  # buildings as (name, row, col, name, row, col...)
+        return lambda value, values: SEPARATOR.join(
+            [_wording(LABEL, language)({"building": value[k], "row": value[k + 1],
+                                        "col": value[k + 2]}) for k in range(0, len(value), 3)])
     return lambda value, values: language.filter(name, _text(value))
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
-from ..messages import Params, Say, Sentence, part, template
+from ..messages import Params, Say, part, template
 from .model import INGREDIENTS, Ingredient, Tally, counts_tally, pack
 from .sets import GUARD, MAX_PACKED, Formed, best_packed, formed_from, formed_sets, packed_sets
 

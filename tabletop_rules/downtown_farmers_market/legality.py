@@ -19,7 +19,7 @@ from typing import TypeAlias
 
 from .. import verdicts
 from ..problems import InvalidInputError
-from ..problems import quantity
+from ..messages import choice, template
 from .draft import DRAFT_RULE, REVEAL_SIZE, Action, discards_per_round
 from .model import GRID_SIZE, Board, FoodTile, Mode
 from .moves import DiscardTile, Move, RevealTiles, TakeTile, canonical_tile, check_move
@@ -44,6 +44,45 @@ class Reason(enum.StrEnum):
     WRONG_REVEAL_SIZE = "WRONG_REVEAL_SIZE"
     TILES_NOT_IN_PILE = "TILES_NOT_IN_PILE"
 
+
+# Each reason's sentence (its code is the reason, in the DFM namespace of the catalogs).
+_GAME_OVER = template("GAME_OVER", "The game is over: every grid is full", namespace="DFM")
+_NOT_ON_DISPLAY = template(
+    "TILE_NOT_ON_DISPLAY", "No {tile:tiles} tile is face up; the face-up tiles are: "
+    "{face_up:tiles}", namespace="DFM")
+_OCCUPIED = template(
+    "OCCUPIED_SPACE", "Row {row_number}, column {col_number} of {player}'s grid already "
+    "holds a tile", namespace="DFM")
+_REVEAL_REQUIRED = choice(
+    "REVEAL_REQUIRED", lambda p: str(p["mode"]), namespace="DFM",
+    young_shopper="The tile just taken is replaced from the pile before {player} takes",
+    standard="Round {round} begins by turning over {count} tiles from the pile; then "
+             "{player} takes")
+_NOT_YOUR_TURN = template(
+    "NOT_YOUR_TURN", "It is {current}'s turn, not {player}'s", namespace="DFM")
+_NO_DISCARD = choice(
+    "DISCARD_NOT_ALLOWED", lambda p: str(p["why"]), namespace="DFM",
+    young_shopper="Nothing is discarded in Young Shopper",
+    players="Nothing is discarded with {players} players",
+    take_first="{player} takes a tile first, then discards one",
+    first_player_only="With 3 players only the first player, {first}, discards; {player} "
+                      "takes a tile")
+_DISCARD_REQUIRED = template(
+    "DISCARD_REQUIRED", "{player} has taken a tile and now discards one of the face-up tiles "
+    "to the box", namespace="DFM")
+_NO_REVEAL = choice(
+    "REVEAL_NOT_ALLOWED", lambda p: str(p["mode"]), namespace="DFM",
+    young_shopper="It is {current}'s turn to {expected:term} a tile; tiles are turned over "
+                  "only to replace a tile just taken",
+    standard="It is {current}'s turn to {expected:term} a tile; tiles are turned over only "
+             "as a round begins")
+_REVEAL_SIZE = choice(
+    "WRONG_REVEAL_SIZE", lambda p: str(p["mode"]), namespace="DFM",
+    young_shopper="The taken tile is replaced by 1 tile from the pile, not {count}",
+    standard="Round {round} begins by turning over {size} tiles, not {count}")
+_NOT_IN_PILE = template(
+    "TILES_NOT_IN_PILE", "The pile holds only {pile:# tile|# tiles}, not {count}",
+    namespace="DFM")
 
 Violation: TypeAlias = verdicts.Violation[Reason]
 """One rule a move breaks; ``path`` points into the move (``()`` is the whole move)."""
@@ -98,21 +137,19 @@ def _require_valid(state: GameState) -> None:
 
 def _violations(state: GameState, move: Move) -> list[Violation]:
     if state.game_over:
-        return [Violation(Reason.GAME_OVER, END_RULE, "The game is over: every grid is full")]
+        return [Violation(Reason.GAME_OVER, END_RULE, _GAME_OVER())]
     if isinstance(move, RevealTiles):
         return _reveal_violations(state, move)
     found = _order_violations(state, move)
     if _find(state.face_up, move.tile) is None:
-        shown = ", ".join(describe_tile(t) for t in state.face_up)
         found.append(Violation(Reason.TILE_NOT_ON_DISPLAY, DRAFT_RULE[state.mode],
-                               f"No {describe_tile(move.tile)} tile is face up; the face-up "
-                               f"tiles are: {shown}", ("tile",)))
+                               _NOT_ON_DISPLAY(tile=describe_tile(move.tile), face_up=tuple(
+                                   [describe_tile(t) for t in state.face_up])), ("tile",)))
     if isinstance(move, TakeTile):
         player = state.players[move.player]
         if player.board.grid[move.row][move.col] is not None:
-            found.append(Violation(Reason.OCCUPIED_SPACE, PLACEMENT_RULE,
-                                   f"Row {move.row + 1}, column {move.col + 1} of "
-                                   f"{player.name}'s grid already holds a tile"))
+            found.append(Violation(Reason.OCCUPIED_SPACE, PLACEMENT_RULE, _OCCUPIED(
+                row_number=move.row + 1, col_number=move.col + 1, player=player.name)))
     return found
 
 
@@ -121,35 +158,28 @@ def _order_violations(state: GameState, move: TakeTile | DiscardTile) -> list[Vi
     rule = DRAFT_RULE[state.mode]
     current = state.players[state.current_player].name
     if state.expected is Action.REVEAL:
-        if state.mode is Mode.YOUNG_SHOPPER:
-            message = f"The tile just taken is replaced from the pile before {current} takes"
-        else:
-            message = (f"Round {state.round} begins by turning over "
-                       f"{REVEAL_SIZE[state.mode]} tiles from the pile; then {current} takes")
-        return [Violation(Reason.REVEAL_REQUIRED, rule, message)]
+        return [Violation(Reason.REVEAL_REQUIRED, rule, _REVEAL_REQUIRED(
+            mode=state.mode.value, player=current, round=state.round,
+            count=REVEAL_SIZE[state.mode]))]
     found = []
     mover = state.players[move.player].name
     own_turn = move.player == state.current_player
     if not own_turn:
         found.append(Violation(Reason.NOT_YOUR_TURN, rule,
-                               f"It is {current}'s turn, not {mover}'s", ("player",)))
+                               _NOT_YOUR_TURN(current=current, player=mover), ("player",)))
     discarding = isinstance(move, DiscardTile)
     if discarding and not discards_per_round(state.mode, len(state.players)):
-        game = ("in Young Shopper" if state.mode is Mode.YOUNG_SHOPPER
-                else f"with {len(state.players)} players")
+        why = "young_shopper" if state.mode is Mode.YOUNG_SHOPPER else "players"
         found.append(Violation(Reason.DISCARD_NOT_ALLOWED, rule,
-                               f"Nothing is discarded {game}"))
+                               _NO_DISCARD(why=why, players=len(state.players))))
     elif own_turn and discarding and state.expected is Action.TAKE:
         first = state.players[state.first_player].name
-        message = (f"{mover} takes a tile first, then discards one"
-                   if len(state.players) == 2 or move.player == state.first_player
-                   else f"With 3 players only the first player, {first}, discards; "
-                        f"{mover} takes a tile")
-        found.append(Violation(Reason.DISCARD_NOT_ALLOWED, rule, message))
+        why = ("take_first" if len(state.players) == 2 or move.player == state.first_player
+               else "first_player_only")
+        found.append(Violation(Reason.DISCARD_NOT_ALLOWED, rule,
+                               _NO_DISCARD(why=why, player=mover, first=first)))
     elif own_turn and not discarding and state.expected is Action.DISCARD:
-        found.append(Violation(Reason.DISCARD_REQUIRED, rule,
-                               f"{mover} has taken a tile and now discards one of the "
-                               f"face-up tiles to the box"))
+        found.append(Violation(Reason.DISCARD_REQUIRED, rule, _DISCARD_REQUIRED(player=mover)))
     return found
 
 
@@ -158,20 +188,14 @@ def _reveal_violations(state: GameState, move: RevealTiles) -> list[Violation]:
     found = []
     if state.expected is Action.TAKE or state.expected is Action.DISCARD:
         current = state.players[state.current_player].name
-        when = ("to replace a tile just taken" if state.mode is Mode.YOUNG_SHOPPER
-                else "as a round begins")
-        found.append(Violation(Reason.REVEAL_NOT_ALLOWED, rule,
-                               f"It is {current}'s turn to {state.expected.value} a tile; "
-                               f"tiles are turned over only {when}"))
+        found.append(Violation(Reason.REVEAL_NOT_ALLOWED, rule, _NO_REVEAL(
+            mode=state.mode.value, current=current, expected=state.expected.value)))
     elif count != size:
-        message = (f"The taken tile is replaced by 1 tile from the pile, not {count}"
-                   if state.mode is Mode.YOUNG_SHOPPER
-                   else f"Round {state.round} begins by turning over {size} tiles, not {count}")
-        found.append(Violation(Reason.WRONG_REVEAL_SIZE, rule, message, ("tiles",)))
+        found.append(Violation(Reason.WRONG_REVEAL_SIZE, rule, _REVEAL_SIZE(
+            mode=state.mode.value, round=state.round, size=size, count=count), ("tiles",)))
     if count > state.pile_count:
-        found.append(Violation(Reason.TILES_NOT_IN_PILE, TILES_RULE,
-                               f"The pile holds only {quantity(state.pile_count, 'tile')}, "
-                               f"not {count}", ("tiles",)))
+        found.append(Violation(Reason.TILES_NOT_IN_PILE, TILES_RULE, _NOT_IN_PILE(
+            pile=state.pile_count, count=count), ("tiles",)))
     return found
 
 

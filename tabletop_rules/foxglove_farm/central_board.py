@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+from ..messages import choice
+
 A_SPACES = {1: 6, 2: 6, 3: 7, 4: 8}
 """A (later B) spaces by number of players (FF-R13); a solo game uses 6 (FF-R20)."""
 C_SPACES = 4
@@ -112,6 +114,15 @@ class CentralBoard:
         return None
 
 
+_DRAW_TOO_MANY = choice(
+    "WRONG_DRAW", lambda p: str(p["why"]), namespace="FF",
+    too_many="{drawn} tiles were drawn but the stack holds {left}",
+    filled="every space is filled by then: drawing stops once no space is empty",
+    empty="{empty:# space|# spaces} still empty: keep drawing until every space is filled "
+          "(identical tiles stack on one space)")
+"""Why the tiles said drawn cannot be: a :data:`.reasons.Reason.WRONG_DRAW`."""
+
+
 class Refill(NamedTuple):
     """The spaces after drawing, or where the drawn tiles break the board's rules:
     ``problem`` is ``(index in the drawn tiles or None for all of them, message)``."""
@@ -126,13 +137,12 @@ def refill(spaces: Spaces, drawn: Sequence[str], stack_left: int) -> Refill:
     drawn after every space is filled, or too few tiles while a space is empty and the
     stack has more. Tiers are the caller's to check."""
     if len(drawn) > stack_left:
-        return Refill(spaces, (None, f"{len(drawn)} tiles were drawn but the stack holds "
-                                    f"{stack_left}"))
+        return Refill(spaces, (None, _DRAW_TOO_MANY(why="too_many", drawn=len(drawn),
+                                                    left=stack_left)))
     board = list(spaces)
     for index, building in enumerate(drawn):
         if None not in board:
-            return Refill(spaces, (index, "every space is filled by then: drawing stops "
-                                          "once no space is empty"))
+            return Refill(spaces, (index, _DRAW_TOO_MANY(why="filled")))
         same = next((i for i, s in enumerate(board) if s is not None and s.building == building),
                     None)
         if same is not None:
@@ -143,9 +153,7 @@ def refill(spaces: Spaces, drawn: Sequence[str], stack_left: int) -> Refill:
             board[board.index(None)] = Space(building)
     if None in board and len(drawn) < stack_left:
         empty = board.count(None)
-        return Refill(spaces, (None, f"{empty} space{'s' if empty > 1 else ''} still "
-                                     "empty: keep drawing until every space is filled "
-                                     "(identical tiles stack on one space)"))
+        return Refill(spaces, (None, _DRAW_TOO_MANY(why="empty", empty=empty)))
     return Refill(tuple(board), None)
 
 

@@ -22,7 +22,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..problems import Path, quantity
+from ..messages import choice, template
+from ..problems import Path
 from .catalog import Building
 from .model import (
     NO_GOODS,
@@ -87,17 +88,65 @@ def check_payment(town: Town, payment: Sequence[Payment]) -> tuple[list[Violatio
     for i, part in enumerate(payment):
         tile = town.building_at(part.position)
         if tile is None:
-            violations.append(Violation(Reason.PAYMENT_NOT_A_BUILDING, COST_RULE, (
-                f"row {part.position.row}, col {part.position.col} is not a building of "
-                "the town: goods are paid from building tiles"), ("payment", i, "row")))
+            violations.append(Violation(Reason.PAYMENT_NOT_A_BUILDING, COST_RULE,
+                                        _PAYMENT_NOT_A_BUILDING(row=part.position.row,
+                                                                col=part.position.col),
+                                        ("payment", i, "row")))
             continue
         taken[part.position] = taken.get(part.position, NO_GOODS).plus(part.goods)
         total = total.plus(part.goods)
         if not tile.goods.contains(taken[part.position]):
-            violations.append(Violation(Reason.PAYMENT_NOT_HELD, COST_RULE, (
-                f"the {tile.label} holds {tile.goods.describe()}; it cannot pay "
-                f"{taken[part.position].describe()}"), ("payment", i, "goods")))
+            violations.append(Violation(Reason.PAYMENT_NOT_HELD, COST_RULE, _PAYMENT_NOT_HELD(
+                building=tile.named, held=tile.goods.words(),
+                paid=taken[part.position].words()), ("payment", i, "goods")))
     return violations, total
+
+
+_PAYMENT_NOT_A_BUILDING = template(
+    "PAYMENT_NOT_A_BUILDING", "row {row}, col {col} is not a building of the town: goods are "
+    "paid from building tiles", namespace="FF")
+_PAYMENT_NOT_HELD = template(
+    "PAYMENT_NOT_HELD", "the {building:label} holds {held:goods}; it cannot pay {paid:goods}",
+    namespace="FF")
+_OCCUPIED = template("OCCUPIED", "row {row}, col {col} already holds a tile", namespace="FF")
+_TOWN_FULL = template("TOWN_FULL", "the town has {limit} tiles, the most the referee reads",
+                      namespace="FF")
+_NOT_ADJACENT = choice(
+    "NOT_ADJACENT", lambda p: str(p["touch"]), namespace="FF",
+    corner="row {row}, col {col} only touches the town at a corner: a new tile is placed "
+           "orthogonally next to a building or trail tile",
+    none="row {row}, col {col} does not touch the town: a new tile is placed orthogonally "
+         "next to a building or trail tile")
+_CUTS_OFF_TRAIL = template(
+    "CUTS_OFF_TRAIL", "a trail at row {row}, col {col} must be open on {sides:term}, where a "
+    "neighbouring trail is open toward it: a new trail may not cut off a trail",
+    namespace="FF")
+_NOT_A_TRAIL = template("NOT_A_TRAIL", "row {row}, col {col} holds no trail tile to upgrade",
+                        namespace="FF")
+_ALREADY_T_JUNCTION = template(
+    "ALREADY_T_JUNCTION", "the trail at row {row}, col {col} is already a T-junction",
+    namespace="FF")
+_NOT_A_T_JUNCTION = template(
+    "NOT_A_T_JUNCTION", "an upgraded trail is flipped to its T-junction side, open on three "
+    "sides", namespace="FF")
+_BREAKS_CONNECTION = template(
+    "BREAKS_CONNECTION", "the trail at row {row}, col {col} is connected on {sides:term}; its "
+    "T-junction must stay open there (any rotation that keeps its connections)",
+    namespace="FF")
+_WRONG_PAYMENT = choice(
+    "WRONG_PAYMENT", lambda p: str(p["paying"]), namespace="FF",
+    trails="these trails cost {cost:# good|# goods}, each stone or wood (a straight or "
+           "curved trail 1, a new T-junction 2, an upgrade 1); the payment is {paid:goods}",
+    building="the {building} costs {costs:goods}; the payment is {paid:goods}")
+_COST_UNKNOWN = template(
+    "COST_UNKNOWN", "the {building}'s cost and effects are not printed in the rulebook; define "
+    "it in the game's catalog to build it", namespace="FF")
+_NOT_A_GAIN_CHOICE = choice(
+    "NOT_A_GAIN_CHOICE", lambda p: str(p["asked"]), namespace="FF",
+    goods="the {building}'s immediate effect cannot leave it holding {gain:goods}; it can "
+          "leave: {choices:bundles}",
+    that="the {building}'s immediate effect cannot leave it holding that; it can leave: "
+         "{choices:bundles}")
 
 
 def paid(town: Town, payment: Sequence[Payment]) -> dict[Position, Goods]:
@@ -137,18 +186,16 @@ def check_placement(tiles: Mapping[Position, Tile], position: Position, path: Pa
                     ) -> list[Violation]:
     """A new tile goes on an empty position orthogonally next to the town (FF-R9)."""
     if position in tiles:
-        return [Violation(Reason.OCCUPIED, PLACEMENT_RULE, (
-            f"row {position.row}, col {position.col} already holds a tile"), path)]
+        return [Violation(Reason.OCCUPIED, PLACEMENT_RULE,
+                          _OCCUPIED(row=position.row, col=position.col), path)]
     if any(n in tiles for n in position.neighbours()):
         if len(tiles) >= MAX_TILES:
-            return [Violation(Reason.TOWN_FULL, PLACEMENT_RULE, (
-                f"the town has {MAX_TILES} tiles, the most the referee reads"), path)]
+            return [Violation(Reason.TOWN_FULL, PLACEMENT_RULE, _TOWN_FULL(limit=MAX_TILES),
+                              path)]
         return []
     corner = any(p in tiles for p in position.surrounding())
-    return [Violation(Reason.NOT_ADJACENT, PLACEMENT_RULE, (
-        f"row {position.row}, col {position.col} "
-        + ("only touches the town at a corner" if corner else "does not touch the town")
-        + ": a new tile is placed orthogonally next to a building or trail tile"), path)]
+    return [Violation(Reason.NOT_ADJACENT, PLACEMENT_RULE, _NOT_ADJACENT(
+        touch="corner" if corner else "none", row=position.row, col=position.col), path)]
 
 
 def open_toward(tiles: Mapping[Position, Tile], position: Position) -> frozenset[Side]:
@@ -173,40 +220,35 @@ def cut_off(tiles: Mapping[Position, Tile], position: Position, sides: frozenset
     return open_toward(tiles, position) - sides
 
 
-def _side_names(sides: frozenset[Side]) -> str:
-    return ", ".join(s.value for s in SIDES if s in sides)
+def _side_names(sides: frozenset[Side]) -> tuple[str, ...]:
+    return tuple([s.value for s in SIDES if s in sides])
 
 
 def check_trail(tiles: Mapping[Position, Tile], work: TrailWork, path: Path
                 ) -> list[Violation]:
     """What is wrong with building or upgrading one trail in a town with ``tiles``."""
-    where = f"row {work.position.row}, col {work.position.col}"
+    where = {"row": work.position.row, "col": work.position.col}
     if not work.upgrade:
         violations = check_placement(tiles, work.position, (*path, "position"))
         blocked = cut_off(tiles, work.position, work.sides)
         if blocked and not violations:
-            violations.append(Violation(Reason.CUTS_OFF_TRAIL, PLACEMENT_RULE, (
-                f"a trail at {where} must be open on {_side_names(blocked)}, where a "
-                "neighbouring trail is open toward it: a new trail may not cut off a trail"),
-                (*path, "sides")))
+            violations.append(Violation(Reason.CUTS_OFF_TRAIL, PLACEMENT_RULE, _CUTS_OFF_TRAIL(
+                **where, sides=_side_names(blocked)), (*path, "sides")))
         return violations
     tile = tiles.get(work.position)
     if not isinstance(tile, TrailTile):
-        return [Violation(Reason.NOT_A_TRAIL, UPGRADE_RULE, (
-            f"{where} holds no trail tile to upgrade"), (*path, "position"))]
+        return [Violation(Reason.NOT_A_TRAIL, UPGRADE_RULE, _NOT_A_TRAIL(**where),
+                          (*path, "position"))]
     if tile.shape is TrailShape.T_JUNCTION:
-        return [Violation(Reason.ALREADY_T_JUNCTION, UPGRADE_RULE, (
-            f"the trail at {where} is already a T-junction"), (*path, "position"))]
+        return [Violation(Reason.ALREADY_T_JUNCTION, UPGRADE_RULE,
+                          _ALREADY_T_JUNCTION(**where), (*path, "position"))]
     if len(work.sides) != 3:
-        return [Violation(Reason.NOT_A_T_JUNCTION, UPGRADE_RULE, (
-            "an upgraded trail is flipped to its T-junction side, open on three sides"),
-            (*path, "sides"))]
+        return [Violation(Reason.NOT_A_T_JUNCTION, UPGRADE_RULE, _NOT_A_T_JUNCTION(),
+                          (*path, "sides"))]
     broken = connected_sides(tiles, tile) - work.sides
     if broken:
-        return [Violation(Reason.BREAKS_CONNECTION, UPGRADE_RULE, (
-            f"the trail at {where} is connected on {_side_names(broken)}; its T-junction "
-            "must stay open there (any rotation that keeps its connections)"),
-            (*path, "sides"))]
+        return [Violation(Reason.BREAKS_CONNECTION, UPGRADE_RULE, _BREAKS_CONNECTION(
+            **where, sides=_side_names(broken)), (*path, "sides"))]
     return []
 
 
@@ -222,10 +264,8 @@ def check_trails(town: Town, works: Sequence[TrailWork], payment: Sequence[Payme
     violations.extend(paying)
     cost = sum(work.cost for work in works)
     if goods.total != cost or not goods.types <= TRAIL_GOODS:
-        violations.append(Violation(Reason.WRONG_PAYMENT, COST_RULE, (
-            f"these trails cost {quantity(cost, 'good')}, each stone or wood (a straight "
-            "or curved trail 1, a new T-junction 2, an upgrade 1); the payment is "
-            f"{goods.describe()}"), ("payment",)))
+        violations.append(Violation(Reason.WRONG_PAYMENT, COST_RULE, _WRONG_PAYMENT(
+            paying="trails", cost=cost, paid=goods.words()), ("payment",)))
     return violations, tiles
 
 
@@ -246,25 +286,23 @@ def check_building(town: Town, building: Building, position: Position,
     """Every violation of building ``building`` at ``position``, and the immediate
     effect's outcome (the player's ``gain``, or the default)."""
     if not building.documented:
-        return [Violation(Reason.COST_UNKNOWN, BUILD_RULE, (
-            f"the {building.name}'s cost and effects are not printed in the rulebook; "
-            "define it in the game's catalog to build it"), ("building",))], None
+        return [Violation(Reason.COST_UNKNOWN, BUILD_RULE, _COST_UNKNOWN(building=building.name),
+                          ("building",))], None
     violations = check_placement(town.tiles, position, ("position",))
     paying, goods = check_payment(town, payment)
     violations.extend(paying)
     if goods != building.cost:
-        violations.append(Violation(Reason.WRONG_PAYMENT, COST_RULE, (
-            f"the {building.name} costs {building.cost.describe()}; the payment is "
-            f"{goods.describe()}"), ("payment",)))
+        violations.append(Violation(Reason.WRONG_PAYMENT, COST_RULE, _WRONG_PAYMENT(
+            paying="building", building=building.name, costs=building.cost.words(),
+            paid=goods.words()), ("payment",)))
     outcomes = immediate_outcomes(building)
     outcome = outcomes[0] if gain is None else next(
         (o for o in outcomes if o.goods == gain), None)
     if outcome is None:
-        choices = "; ".join(o.goods.describe() for o in outcomes)
-        violations.append(Violation(Reason.NOT_A_GAIN_CHOICE, BUILD_RULE, (
-            f"the {building.name}'s immediate effect cannot leave it holding "
-            f"{gain.describe() if gain is not None else 'that'}; it can leave: {choices}"),
-            ("gain",)))
+        choices = tuple(["+".join(o.goods.words()) for o in outcomes])
+        violations.append(Violation(Reason.NOT_A_GAIN_CHOICE, BUILD_RULE, _NOT_A_GAIN_CHOICE(
+            asked="goods" if gain is not None else "that", building=building.name,
+            gain=gain.words() if gain is not None else (), choices=choices), ("gain",)))
     return violations, outcome
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from ..messages import template
 from ..game import Game, Turn
 from ..problems import InvalidInputError, Problem
 from ..verdicts import Verdict
@@ -56,7 +57,7 @@ from .construction import (
     trail_placements,
     trail_upgrades,
 )
-from .final_round import haul, processing_run, transports
+from .final_round import NO_PROCESSING_YET, haul, processing_run, transports
 from .game_checks import check_action, check_setup
 from .game_state import (
     ROUNDS,
@@ -100,6 +101,35 @@ _PHASE_OF = {Produce: GamePhase.PRODUCTION, BuildBuilding: GamePhase.CONSTRUCTIO
 _EXPECTED = {GamePhase.PRODUCTION: "produce", GamePhase.CONSTRUCTION: "construct",
              GamePhase.TRANSPORTATION: "transport"}
 DRAW_EXPECTED = "draw_tiles"
+
+
+_GAME_OVER = template("GAME_OVER", "The game is over: the fourth round has ended",
+                      namespace="FF")
+_NO_TILES_TO_DRAW = template(
+    "NO_TILES_TO_DRAW", "No space of the central board is waiting for tiles", namespace="FF")
+_AWAITING_DRAWN_TILES = template(
+    "AWAITING_DRAWN_TILES", "The central board has an empty space: say which tiles were "
+    "drawn to fill it before the game goes on", namespace="FF")
+_WRONG_PHASE = template(
+    "WRONG_PHASE", "It is the {phase:term} phase of round {round}: this action belongs to "
+    "the {action_phase:term} phase", namespace="FF")
+_FINAL_ROUND_ONLY = template(
+    "FINAL_ROUND_ONLY", "Only the fourth round is ended by the player: in rounds 1 to 3 the "
+    "processing run ends the player's round", namespace="FF")
+_ALREADY_PASSED = template(
+    "ALREADY_PASSED", "{player} has passed and acts no more in this construction phase",
+    namespace="FF")
+_NOT_YOUR_TURN = template(
+    "NOT_YOUR_TURN", "It is {current}'s turn to construct, not {player}'s", namespace="FF")
+_ALREADY_DONE = template(
+    "ALREADY_DONE", "{player} has finished the {phase:term} phase of this round",
+    namespace="FF")
+_WRONG_TIER = template(
+    "WRONG_TIER", "the {building} is not a tile of tier {tier}: these spaces are filled from "
+    "the {tier} stack", namespace="FF")
+_NOT_ON_OFFER = template(
+    "NOT_ON_OFFER", "no {building} is on the central board: a building is chosen from the "
+    "tiles on offer", namespace="FF")
 
 
 class FoxgloveFarm:
@@ -203,41 +233,34 @@ def _out_of_turn(state: GameState, move: Action) -> Violation | None:
     """Why ``move`` cannot be made now whatever it does: the game is over, the board
     waits for drawn tiles, another phase, or another player's turn."""
     if state.phase is GamePhase.GAME_OVER:
-        return Violation(Reason.GAME_OVER, ROUND_RULE,
-                         "The game is over: the fourth round has ended")
+        return Violation(Reason.GAME_OVER, ROUND_RULE, _GAME_OVER())
     awaiting = state.board.awaiting(state.round)
     if isinstance(move, DrawTiles):
         if awaiting is None:
-            return Violation(Reason.NO_TILES_TO_DRAW, BOARD_RULE, (
-                "No space of the central board is waiting for tiles"), ("action",))
+            return Violation(Reason.NO_TILES_TO_DRAW, BOARD_RULE, _NO_TILES_TO_DRAW(),
+                             ("action",))
         return None
     if awaiting is not None:
-        return Violation(Reason.AWAITING_DRAWN_TILES, BOARD_RULE, (
-            "The central board has an empty space: say which tiles were drawn to fill it "
-            "before the game goes on"))
+        return Violation(Reason.AWAITING_DRAWN_TILES, BOARD_RULE, _AWAITING_DRAWN_TILES())
     phase = _PHASE_OF[type(move)]
     if phase is not state.phase:
-        return Violation(Reason.WRONG_PHASE, ROUND_RULE, (
-            f"It is the {state.phase.value} phase of round {state.round}: this action "
-            f"belongs to the {phase.value} phase"), ("action",))
+        return Violation(Reason.WRONG_PHASE, ROUND_RULE, _WRONG_PHASE(
+            phase=state.phase.value, round=state.round, action_phase=phase.value), ("action",))
     if isinstance(move, EndRound) and state.round != ROUNDS:
-        return Violation(Reason.FINAL_ROUND_ONLY, FINAL_ROUND_RULE, (
-            "Only the fourth round is ended by the player: in rounds 1 to 3 the processing "
-            "run ends the player's round"), ("action",))
+        return Violation(Reason.FINAL_ROUND_ONLY, FINAL_ROUND_RULE, _FINAL_ROUND_ONLY(),
+                         ("action",))
     player = state.players[move.player]
     if phase is GamePhase.CONSTRUCTION:
         if player.passed:
-            return Violation(Reason.ALREADY_PASSED, TURN_RULE, (
-                f"{player.name} has passed and acts no more in this construction phase"),
-                ("player",))
+            return Violation(Reason.ALREADY_PASSED, TURN_RULE,
+                             _ALREADY_PASSED(player=player.name), ("player",))
         if move.player != state.current_player:
             current = state.players[state.current_player].name
-            return Violation(Reason.NOT_YOUR_TURN, TURN_RULE, (
-                f"It is {current}'s turn to construct, not {player.name}'s"), ("player",))
+            return Violation(Reason.NOT_YOUR_TURN, TURN_RULE,
+                             _NOT_YOUR_TURN(current=current, player=player.name), ("player",))
     elif player.done:
-        return Violation(Reason.ALREADY_DONE, ROUND_RULE, (
-            f"{player.name} has finished the {phase.value} phase of this round"),
-            ("player",))
+        return Violation(Reason.ALREADY_DONE, ROUND_RULE,
+                         _ALREADY_DONE(player=player.name, phase=phase.value), ("player",))
     return None
 
 
@@ -293,10 +316,9 @@ def _draw(state: GameState, move: DrawTiles) -> Verdict[GameState, Reason]:
     area = state.board.awaiting(state.round)
     assert area is not None
     tier = area_tier(area, state.round)
-    wrong = [Violation(Reason.WRONG_TIER, BOARD_RULE, (
-        f"the {state.catalog[building].name} is not a tile of tier {tier}: these spaces are "
-        f"filled from the {tier} stack"),
-        ("tiles", i)) for i, building in enumerate(move.tiles)
+    wrong = [Violation(Reason.WRONG_TIER, BOARD_RULE, _WRONG_TIER(
+        building=state.catalog[building].name, tier=tier), ("tiles", i))
+        for i, building in enumerate(move.tiles)
         if tier not in state.catalog[building].tiers]
     if wrong:
         return Verdict(None, tuple(wrong))
@@ -315,9 +337,8 @@ def _build_building(state: GameState, move: BuildBuilding) -> Verdict[GameState,
     player = state.players[move.player]
     found = state.board.find(move.building)
     if found is None:
-        return Verdict(None, (Violation(Reason.NOT_ON_OFFER, BUILD_RULE, (
-            f"no {state.catalog[move.building].name} is on the central board: a building is "
-            "chosen from the tiles on offer"), ("building",)),))
+        return Verdict(None, (Violation(Reason.NOT_ON_OFFER, BUILD_RULE, _NOT_ON_OFFER(
+            building=state.catalog[move.building].name), ("building",)),))
     building = state.catalog[move.building]
     violations, outcome = check_building(player.town, building, move.position, move.payment,
                                          move.gain)
@@ -364,7 +385,7 @@ def _transportation_action(state: GameState, player: Player,
     if not player.runs:
         return Verdict(None, (Violation(
             Reason.NO_PROCESSING_YET, FINAL_ROUND_RULE,
-            "The fourth round has a processing run before the player ends it"),),)
+            NO_PROCESSING_YET(ends="fourth_round")),),)
     return Verdict(_after_simultaneous(state, seat, replace(player, done=True)))
 
 

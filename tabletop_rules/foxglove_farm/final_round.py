@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..game import Game, Turn
+from ..messages import choice, template
 from ..problems import Problem
 from ..verdicts import Verdict
 from .effects import HAULERS_HUT_RULE
@@ -41,6 +42,22 @@ from .transport import (
 ROUND_RULE = "FF-R15"
 MAX_LOG_MOVES = 2000
 """A final round moves each good a few times at most: a 120-tile town holds a few hundred."""
+
+_ROUND_OVER = template("ROUND_OVER", "The final round is over: its score stands",
+                       namespace="FF")
+NO_PROCESSING_YET = choice(
+    "NO_PROCESSING_YET", lambda p: str(p["ends"]), namespace="FF",
+    final_round="The final round has a processing run before it ends",
+    fourth_round="The fourth round has a processing run before the player ends it")
+_HAUL_AFTER_TRANSPORT = template(
+    "HAUL_AFTER_TRANSPORT", "A hut hauls at the start of a transportation phase, before its "
+    "first transport", namespace="FF")
+_ALREADY_HAULED = template(
+    "ALREADY_HAULED", "This hut has hauled in this transportation phase already",
+    namespace="FF")
+_NOT_A_PROCESSING_CHOICE = template(
+    "NOT_A_PROCESSING_CHOICE", "row {row}, col {col} cannot be left with those goods by a "
+    "processing run", namespace="FF")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +135,7 @@ class FoxgloveFarmFinalRound:
     def validate(self, state: FinalRound, move: FinalRoundMove
                  ) -> Verdict[FinalRound, Reason]:
         if state.over:
-            return Verdict(None, (Violation(Reason.ROUND_OVER, ROUND_RULE,
-                                            "The final round is over: its score stands"),))
+            return Verdict(None, (Violation(Reason.ROUND_OVER, ROUND_RULE, _ROUND_OVER()),))
         if isinstance(move, Move):
             check = validate_transport(state.town, move)
             if check.town is None:
@@ -131,8 +147,7 @@ class FoxgloveFarmFinalRound:
             return _process(state, move)
         if not state.runs:
             return Verdict(None, (Violation(
-                Reason.NO_PROCESSING_YET, ROUND_RULE,
-                "The final round has a processing run before it ends"),))
+                Reason.NO_PROCESSING_YET, ROUND_RULE, NO_PROCESSING_YET(ends="final_round")),))
         return Verdict(replace(state, over=True))
 
     def standings(self, state: FinalRound) -> Ranking | None:
@@ -161,11 +176,9 @@ def haul(town: Town, moved: bool, hauled: frozenset[Position], hut: Position,
     order: list[Violation] = []
     if moved:
         order.append(Violation(Reason.HAUL_AFTER_TRANSPORT, HAULERS_HUT_RULE,
-                               "A hut hauls at the start of a transportation phase, "
-                               "before its first transport", ("to",)))
+                               _HAUL_AFTER_TRANSPORT(), ("to",)))
     if hut in hauled:
-        order.append(Violation(Reason.ALREADY_HAULED, HAULERS_HUT_RULE,
-                               "This hut has hauled in this transportation phase already",
+        order.append(Violation(Reason.ALREADY_HAULED, HAULERS_HUT_RULE, _ALREADY_HAULED(),
                                ("to",)))
     violations = (*order, *check_haul(town, hut, picks))
     return violations or haul_unchecked(town, hut, picks)
@@ -181,8 +194,8 @@ def processing_run(town: Town, choices: Sequence[tuple[Position, Goods]]
                                          processing_outcomes(tile.building, tile.goods)}:
             return (Violation(
                 Reason.NOT_A_PROCESSING_CHOICE, "FF-R4",
-                f"row {position.row}, col {position.col} cannot be left with those goods "
-                "by a processing run", ("choices", i)),)
+                _NOT_A_PROCESSING_CHOICE(row=position.row, col=position.col),
+                ("choices", i)),)
     return run_processing(town, dict(choices) or None).town
 
 

@@ -117,6 +117,11 @@ class Goods(NamedTuple):
         """The contract's form: ``{"wood": 2}``; absent types left out."""
         return {g.value: n for g, n in self.items()}
 
+    def words(self) -> tuple[str, ...]:
+        """``("2 wood", "1 coal")``: the goods as a message's param, which its ``goods``
+        filter words as :meth:`describe` does (:mod:`tabletop_rules.messages`)."""
+        return tuple([f"{n} {g.value}" for g, n in self.items()])
+
     def describe(self) -> str:
         """``"2 wood and 1 coal"``; ``"nothing"`` when empty."""
         parts = [f"{n} {g.value}" for g, n in self.items()]
@@ -236,6 +241,12 @@ class BuildingTile:
     def label(self) -> str:
         """``"Butcher at row 1, col 2"``: how answers name it to a player."""
         return f"{self.building.name} at row {self.position.row}, col {self.position.col}"
+
+    @property
+    def named(self) -> tuple[str, int, int]:
+        """The building's name, row and column: a message's param its ``label`` filter
+        words as :attr:`label` does (:mod:`tabletop_rules.messages`)."""
+        return (self.building.name, self.position.row, self.position.col)
 
     @property
     def open_sides(self) -> frozenset[Side]:

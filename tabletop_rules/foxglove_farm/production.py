@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
+from ..messages import template
 from .catalog import Building
 from .effects import PRODUCTION_RULE, Effect, Gain, GainPerHeld, Phase
 from .model import NO_GOODS, Goods, Position, Town
@@ -35,6 +36,12 @@ class GainOutcome:
 
     goods: Goods
     points: int
+
+
+_NOT_A_PRODUCTION_CHOICE = template(
+    "NOT_A_PRODUCTION_CHOICE", "row {row}, col {col} cannot end the production phase holding "
+    "{goods:goods}: a tile's production goes on its own free slots and each effect runs once",
+    namespace="FF")
 
 
 MAX_GAIN_OUTCOMES = 256
@@ -115,10 +122,9 @@ def produce(town: Town, choices: Sequence[tuple[Position, Goods]] = ()
     for i, (position, goods) in enumerate(choices):
         tile = town.building_at(position)
         if tile is None or goods not in {o.goods for o in production_outcomes(town, position)}:
-            return Violation(Reason.NOT_A_PRODUCTION_CHOICE, PRODUCTION_RULE, (
-                f"row {position.row}, col {position.col} cannot end the production phase "
-                f"holding {goods.describe()}: a tile's production goes on its own free slots"
-                " and each effect runs once"), ("choices", i))
+            return Violation(Reason.NOT_A_PRODUCTION_CHOICE, PRODUCTION_RULE,
+                             _NOT_A_PRODUCTION_CHOICE(row=position.row, col=position.col,
+                                                      goods=goods.words()), ("choices", i))
         chosen[position] = goods
     changes: dict[Position, Goods] = {}
     gains = losses = 0

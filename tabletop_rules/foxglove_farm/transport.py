@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..messages import choice, template
 from ..game import IllegalMoveError
-from ..problems import Problem, quantity
+from ..problems import Problem
 from ._json import out_of_range
 from .catalog import MAX_SLOTS
 from .effects import HAULERS_HUT_RULE, Haul
@@ -54,6 +55,48 @@ class TransportVerdict:
         return not self.violations
 
 
+_SAME_BUILDING = template(
+    "SAME_BUILDING", "from and to are both the {building:label}: a move takes goods to another "
+    "building", namespace="FF")
+_NOT_ENOUGH_GOODS = choice(
+    "NOT_ENOUGH_GOODS", lambda p: str(p["why"]), namespace="FF",
+    send="the {building:label} holds {held} {good:term=held}; it cannot send {count}",
+    haul="the {building:label} holds {held} {good:term=held}")
+_NOT_DEPICTED = template(
+    "DESTINATION_DOES_NOT_DEPICT_GOOD", "the {building:label} does not depict {good:term} on "
+    "any of its effects, so {good:term} cannot be delivered there", namespace="FF")
+_NO_ROOM = choice(
+    "NOT_ENOUGH_FREE_SLOTS", lambda p: str(p["why"]), namespace="FF",
+    move="the {building:label} has {free:# free slot|# free slots}; {count} "
+         "{good:term=count} do not fit (a full building can still be passed through)",
+    haul="the {building:label} has {free:# free slot|# free slots}; {count} goods do not fit")
+_NOT_A_BUILDING = {reason: choice(
+    reason.value, lambda p: str(p["what"]), namespace="FF",
+    trail="\"{field}\" (row {row}, col {col}) is a trail tile: goods sit on building tiles and "
+          "move between them",
+    empty="\"{field}\" (row {row}, col {col}) is no tile: goods sit on building tiles and "
+          "move between them")
+    for reason in (Reason.ORIGIN_NOT_A_BUILDING, Reason.DESTINATION_NOT_A_BUILDING)}
+_EXPERT_BLOCKED = template(
+    "EXPERT_ROUTE_BLOCKED", "in the expert variant {good:term} may pass only through "
+    "buildings that depict it; every connected way from the {origin:label} to the "
+    "{destination:label} passes through one that does not (such as the {blocking:labels})",
+    namespace="FF")
+_NO_ROUTE = template(
+    "NO_ROUTE", "no trail route joins the {origin:label} to the {destination:label}: goods "
+    "move only along connected trails, and neighbouring buildings are not connected to each "
+    "other", namespace="FF")
+_NOT_A_HAULER = template(
+    "NOT_A_HAULER", "row {row}, col {col} is not a building that hauls goods (such as the "
+    "Hauler's Hut)", namespace="FF")
+_TOO_MANY_GOODS = template(
+    "TOO_MANY_GOODS", "the {building:label} takes up to {most} goods; {count} were picked",
+    namespace="FF")
+_NOT_ANOTHER_BUILDING = template(
+    "ORIGIN_NOT_ANOTHER_BUILDING", "row {row}, col {col} is not another building",
+    namespace="FF")
+
+
 def check_move(move: Move) -> list[Problem]:
     """What is wrong with a move as written, whatever the town: its count (1 to
     :data:`MAX_MOVE_COUNT`) and rows and columns beyond the table. Paths are the move's
@@ -83,24 +126,24 @@ def validate_transport(town: Town, move: Move) -> TransportVerdict:
         violations.append(_not_a_building(town, move.destination,
                                           Reason.DESTINATION_NOT_A_BUILDING, "to"))
     if origin is not None and destination is not None and origin is destination:
-        violations.append(Violation(Reason.SAME_BUILDING, ROUTE_RULE, (
-            f"from and to are both the {origin.label}: a move takes goods to another "
-            "building"), ("to",)))
+        violations.append(Violation(Reason.SAME_BUILDING, ROUTE_RULE,
+                                    _SAME_BUILDING(building=origin.named), ("to",)))
         return TransportVerdict(move, (), None, tuple(violations))
     if origin is not None and origin.goods.count(good) < n:
         held = origin.goods.count(good)
-        violations.append(Violation(Reason.NOT_ENOUGH_GOODS, ROUTE_RULE, (
-            f"the {origin.label} holds {held} {good.value}; it cannot send {n}"), ("count",)))
+        violations.append(Violation(Reason.NOT_ENOUGH_GOODS, ROUTE_RULE, _NOT_ENOUGH_GOODS(
+            why="send", building=origin.named, held=held, good=good.value, count=n),
+            ("count",)))
     if destination is not None:
         if good not in destination.building.depicts:
-            violations.append(Violation(Reason.DESTINATION_DOES_NOT_DEPICT_GOOD, DESTINATION_RULE, (
-                f"the {destination.label} does not depict {good.value} on any of its effects, "
-                f"so {good.value} cannot be delivered there"), ("to",)))
+            violations.append(Violation(
+                Reason.DESTINATION_DOES_NOT_DEPICT_GOOD, DESTINATION_RULE,
+                _NOT_DEPICTED(building=destination.named, good=good.value), ("to",)))
         elif destination.free_slots < n:
-            violations.append(Violation(Reason.NOT_ENOUGH_FREE_SLOTS, DESTINATION_RULE, (
-                f"the {destination.label} has {quantity(max(destination.free_slots, 0), 'free slot')}; "
-                f"{n} {good.value} do not fit (a full building can still be passed through)"),
-                ("to",)))
+            violations.append(Violation(Reason.NOT_ENOUGH_FREE_SLOTS, DESTINATION_RULE,
+                                        _NO_ROOM(why="move", building=destination.named,
+                                                 free=max(destination.free_slots, 0), count=n,
+                                                 good=good.value), ("to",)))
     path: Route | None = None
     if origin is not None and destination is not None:
         path = network.path(origin.position, destination.position, good, town.variant)
@@ -131,10 +174,9 @@ def apply_move(town: Town, move: Move) -> Town:
 
 def _not_a_building(town: Town, position: Position, reason: Reason, field: str
                     ) -> Violation:
-    what = "a trail tile" if town.tile_at(position) is not None else "no tile"
-    return Violation(reason, ROUTE_RULE, (
-        f"\"{field}\" (row {position.row}, col {position.col}) is {what}: goods sit on "
-        "building tiles and move between them"), (field,))
+    what = "trail" if town.tile_at(position) is not None else "empty"
+    return Violation(reason, ROUTE_RULE, _NOT_A_BUILDING[reason](
+        what=what, field=field, row=position.row, col=position.col), (field,))
 
 
 def _no_route(town: Town, origin: BuildingTile, destination: BuildingTile,
@@ -143,15 +185,13 @@ def _no_route(town: Town, origin: BuildingTile, destination: BuildingTile,
         standard = town.network.path(origin.position, destination.position, good)
         if standard is not None:
             blocking = [town.building_at(p) for p in standard[1:-1]]
-            names = ", ".join(b.label for b in blocking
-                              if b is not None and good not in b.building.depicts)
-            return Violation(Reason.EXPERT_ROUTE_BLOCKED, ROUTE_RULE, (
-                f"in the expert variant {good.value} may pass only through buildings that "
-                f"depict it; every connected way from the {origin.label} to the "
-                f"{destination.label} passes through one that does not (such as the {names})"))
-    return Violation(Reason.NO_ROUTE, ROUTE_RULE, (
-        f"no trail route joins the {origin.label} to the {destination.label}: goods move only "
-        "along connected trails, and neighbouring buildings are not connected to each other"))
+            names = [b.named for b in blocking
+                     if b is not None and good not in b.building.depicts]
+            return Violation(Reason.EXPERT_ROUTE_BLOCKED, ROUTE_RULE, _EXPERT_BLOCKED(
+                good=good.value, origin=origin.named, destination=destination.named,
+                blocking=tuple([part for named in names for part in named])))
+    return Violation(Reason.NO_ROUTE, ROUTE_RULE, _NO_ROUTE(
+        origin=origin.named, destination=destination.named))
 
 
 # -- Hauler's Hut ----------------------------------------------------------------------
@@ -173,32 +213,31 @@ def check_haul(town: Town, hut: Position, picks: Sequence[Pick]) -> tuple[Violat
     effect = next((e for e in tile.building.effects if isinstance(e, Haul)), None) \
         if tile is not None else None
     if tile is None or effect is None:
-        return (Violation(Reason.NOT_A_HAULER, HAULERS_HUT_RULE, (
-            f"row {hut.row}, col {hut.col} is not a building that hauls goods "
-            "(such as the Hauler's Hut)"), ("to",)),)
+        return (Violation(Reason.NOT_A_HAULER, HAULERS_HUT_RULE,
+                          _NOT_A_HAULER(row=hut.row, col=hut.col), ("to",)),)
     violations = []
     total = sum(p.count for p in picks)
     if total > effect.count:
-        violations.append(Violation(Reason.TOO_MANY_GOODS, HAULERS_HUT_RULE, (
-            f"the {tile.label} takes up to {effect.count} goods; {total} were picked"),
-            ("picks",)))
+        violations.append(Violation(Reason.TOO_MANY_GOODS, HAULERS_HUT_RULE, _TOO_MANY_GOODS(
+            building=tile.named, most=effect.count, count=total), ("picks",)))
     if total > tile.free_slots:
-        violations.append(Violation(Reason.NOT_ENOUGH_FREE_SLOTS, HAULERS_HUT_RULE, (
-            f"the {tile.label} has {quantity(tile.free_slots, 'free slot')}; {total} goods "
-            "do not fit"), ("picks",)))
+        violations.append(Violation(Reason.NOT_ENOUGH_FREE_SLOTS, HAULERS_HUT_RULE, _NO_ROOM(
+            why="haul", building=tile.named, free=tile.free_slots, count=total), ("picks",)))
     taken: dict[Position, Goods] = {}
     for i, pick in enumerate(picks):
         source = town.building_at(pick.origin)
         if source is None or source is tile:
-            violations.append(Violation(Reason.ORIGIN_NOT_ANOTHER_BUILDING, HAULERS_HUT_RULE, (
-                f"row {pick.origin.row}, col {pick.origin.col} is not another building"),
+            violations.append(Violation(
+                Reason.ORIGIN_NOT_ANOTHER_BUILDING, HAULERS_HUT_RULE,
+                _NOT_ANOTHER_BUILDING(row=pick.origin.row, col=pick.origin.col),
                 ("picks", i, "from")))
             continue
         taken[pick.origin] = taken.get(pick.origin, Goods()).add(pick.good, pick.count)
         if pick.count < 1 or not source.goods.contains(taken[pick.origin]):
-            violations.append(Violation(Reason.NOT_ENOUGH_GOODS, HAULERS_HUT_RULE, (
-                f"the {source.label} holds {source.goods.count(pick.good)} {pick.good.value}"),
-                ("picks", i, "count")))
+            violations.append(Violation(Reason.NOT_ENOUGH_GOODS, HAULERS_HUT_RULE,
+                                        _NOT_ENOUGH_GOODS(
+                why="haul", building=source.named, held=source.goods.count(pick.good),
+                good=pick.good.value), ("picks", i, "count")))
     return tuple(violations)
 
 
