@@ -19,7 +19,10 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
+from tabletop_rules.messages import template
 from tabletop_rules.problems import InvalidInputError, quantity
+
+from .wording import bad_request_params, code_of
 
 log = logging.getLogger(__name__)
 
@@ -35,24 +38,32 @@ transcription with more problems than this is better fixed from the top and sent
 and the answer stays far below the gateway channel's metadata limit."""
 
 
+MORE_PROBLEMS = template(
+    "MORE_PROBLEMS", "{count:# more problem|# more problems} found but not listed (at most "
+    "{limit} are); fix these and send the request again")
+
+
 def invalid_argument_status(error: InvalidInputError) -> grpc.Status:
-    """The rich INVALID_ARGUMENT status for ``error``, one field violation per problem."""
+    """The rich INVALID_ARGUMENT status for ``error``, one field violation per problem:
+    its pointer, words and code (``reason``), and beside the ``google.rpc.BadRequest`` a
+    ``referee.common.v1.BadRequestParams`` with each one's params, in the same order."""
     shown = error.problems[:MAX_REPORTED_PROBLEMS]
-    violations = [error_details_pb2.BadRequest.FieldViolation(field=p.pointer,
-                                                               description=p.message)
-                  for p in shown]
+    texts = [p.message for p in shown]
+    fields = [p.pointer for p in shown]
     count = len(error.problems)
     if count > len(shown):
-        violations.append(error_details_pb2.BadRequest.FieldViolation(
-            field="", description=f"{quantity(count - len(shown), 'more problem')} found "
-                                  f"but not listed (at most {MAX_REPORTED_PROBLEMS} are); fix "
-                                  "these and send the request again"))
-    bad_request = error_details_pb2.BadRequest(field_violations=violations)
+        texts.append(MORE_PROBLEMS(count=count - len(shown), limit=MAX_REPORTED_PROBLEMS))
+        fields.append("")
+    bad_request = error_details_pb2.BadRequest(field_violations=[
+        error_details_pb2.BadRequest.FieldViolation(field=field, description=text,
+                                                    reason=code_of(text))
+        for field, text in zip(fields, texts)])
     status = status_pb2.Status(
         code=code_pb2.INVALID_ARGUMENT,
         message=f"{quantity(count, 'problem')} in the request",
     )
     status.details.add().Pack(bad_request)
+    status.details.add().Pack(bad_request_params(texts))
     return rpc_status.to_status(status)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
+from typing import Any
 
 from google.protobuf.internal.containers import RepeatedScalarFieldContainer
 
@@ -30,6 +31,7 @@ from tabletop_rules.downtown_farmers_market.model import MAX_TILE_INGREDIENTS, M
 from tabletop_rules.problems import Path, json_pointer
 
 from ..reading import Reader
+from ..wording import sentence_fields
 
 _INGREDIENT_FROM_PROTO = {
     board_pb2.Ingredient.Value(f"INGREDIENT_{i.name}"): i for i in dfm.Ingredient
@@ -403,7 +405,8 @@ def violations_to_proto(violations: Sequence[dfm.Violation], move_path: Path
                         ) -> list[game_pb2.Violation]:
     """``move_path`` is where the move sits in the request (``("move",)``, ``("moves", 7)``)."""
     return [game_pb2.Violation(reason=v.reason.value, rule=v.rule, message=v.message,
-                               pointer=json_pointer((*move_path, *v.path)))
+                               pointer=json_pointer((*move_path, *v.path)),
+                               **sentence_fields(v.message))
             for v in violations]
 
 
@@ -442,7 +445,26 @@ def board_score_to_proto(score: dfm.BoardScore, message: scoring_pb2.BoardScore)
         for line in scored:
             verdict = line.verdict
             lines.add(index=line.index, met=verdict.met, points=verdict.points,
-                      explanation=verdict.explanation, rule=verdict.rule)
+                      explanation=verdict.explanation, rule=verdict.rule,
+                      **_line_wording(verdict),
+                      cells=[{"row": c.row, "col": c.col,
+                              "ingredients": [_INGREDIENT_TO_PROTO[i] for i in c.ingredients]}
+                             for c in line.cells])
+
+
+@lru_cache(maxsize=4096)
+def _line_wording(verdict: dfm.LineVerdict) -> dict[str, Any]:
+    """A verdict's code, params, ingredient chosen, majority found and sets formed, as
+    fields of its ``LineScore``: made once for each verdict (the rules remember verdicts,
+    so a verdict seen again is the same object)."""
+    fields = sentence_fields(verdict.explanation)
+    if verdict.chosen is not None:
+        fields["chosen_ingredient"] = _INGREDIENT_TO_PROTO[verdict.chosen]
+    if verdict.majority is not None:
+        fields["majority_ingredient"] = _INGREDIENT_TO_PROTO[verdict.majority]
+    if verdict.sets:
+        fields["sets_formed"] = [{"ingredients": _ingredients_to_proto(s)} for s in verdict.sets]
+    return fields
 
 
 def standings_to_proto(ranking: dfm.Ranking) -> list[scoring_pb2.Standing]:

@@ -81,6 +81,7 @@ from tabletop_rules.problems import Path, PathPart, Problem
 from tabletop_rules.verdicts import Verdict
 
 from ..reading import Check, Reader
+from ..wording import sentence_fields
 
 Item = TypeVar("Item")
 
@@ -591,9 +592,16 @@ def score_to_proto(score: fox.TownScore) -> scoring_pb2.TownScore:
     return scoring_pb2.TownScore(
         total=score.total, score_track=score.score_track,
         end_game_points=score.end_game_points,
-        end_game=[scoring_pb2.EndGameEntry(building=e.building, row=e.row, col=e.col,
-                                           points=e.points, explanation=e.explanation,
-                                           rule=e.rule) for e in score.end_game],
+        end_game=[scoring_pb2.EndGameEntry(
+            building=e.building, row=e.row, col=e.col, points=e.points,
+            explanation=e.explanation, rule=e.rule, **sentence_fields(e.explanation),
+            effects=[scoring_pb2.EndGameEffect(
+                kind=effect.kind, points=effect.points, explanation=effect.explanation,
+                rule=effect.rule, **sentence_fields(effect.explanation),
+                tiles=[scoring_pb2.CountedTile(
+                    row=t.row, col=t.col, building=t.building,
+                    via=[{"row": p.row, "col": p.col} for p in t.via]) for t in effect.tiles])
+                for effect in e.effects]) for e in score.end_game],
         goods_remaining=score.goods_remaining, tile_count=score.tile_count)
 
 
@@ -614,7 +622,7 @@ def _violations(violations: Sequence[fox.Violation], *where: PathPart
     """``where`` is the place of the move or action in the request (``("move",)``,
     ``("actions", 7)``)."""
     return [transport_pb2.Violation(rule=v.rule, reason=v.reason.value, message=v.message,
-                                    pointer=v.pointer(*where))
+                                    pointer=v.pointer(*where), **sentence_fields(v.message))
             for v in violations]
 
 

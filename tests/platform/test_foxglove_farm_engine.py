@@ -196,8 +196,7 @@ def violations(engine_address: str, method: str, request: Any) -> dict[str, str]
     status = rpc_status.from_call(raised.value)
     assert raised.value.code() is grpc.StatusCode.INVALID_ARGUMENT and status is not None
     bad_request = error_details_pb2.BadRequest()
-    (detail,) = status.details
-    assert detail.Unpack(bad_request)
+    assert [detail for detail in status.details if detail.Unpack(bad_request)]
     return {v.field: v.description for v in bad_request.field_violations}
 
 

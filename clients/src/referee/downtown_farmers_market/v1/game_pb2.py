@@ -22,32 +22,33 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from referee.common.v1 import params_pb2 as referee_dot_common_dot_v1_dot_params__pb2
 from referee.downtown_farmers_market.v1 import board_pb2 as referee_dot_downtown__farmers__market_dot_v1_dot_board__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n-referee/downtown_farmers_market/v1/game.proto\x12\"referee.downtown_farmers_market.v1\x1a.referee/downtown_farmers_market/v1/board.proto\"P\n\x06Player\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x38\n\x05\x62oard\x18\x02 \x01(\x0b\x32).referee.downtown_farmers_market.v1.Board\"\xb8\x03\n\tGameState\x12\x15\n\rrules_version\x18\x01 \x01(\x05\x12\x36\n\x04mode\x18\x02 \x01(\x0e\x32(.referee.downtown_farmers_market.v1.Mode\x12;\n\x07players\x18\x03 \x03(\x0b\x32*.referee.downtown_farmers_market.v1.Player\x12=\n\x07\x66\x61\x63\x65_up\x18\x04 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\x12\x12\n\npile_count\x18\x05 \x01(\x05\x12>\n\x08\x64iscards\x18\x06 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\x12\r\n\x05round\x18\x07 \x01(\x05\x12\x14\n\x0c\x66irst_player\x18\x08 \x01(\x05\x12\x16\n\x0e\x63urrent_player\x18\t \x01(\x05\x12<\n\x08\x65xpected\x18\n \x01(\x0e\x32*.referee.downtown_farmers_market.v1.Action\x12\x11\n\tgame_over\x18\x0b \x01(\x08\"\xe8\x01\n\x05Setup\x12\x15\n\rrules_version\x18\x01 \x01(\x05\x12\x36\n\x04mode\x18\x02 \x01(\x0e\x32(.referee.downtown_farmers_market.v1.Mode\x12;\n\x07players\x18\x03 \x03(\x0b\x32*.referee.downtown_farmers_market.v1.Player\x12\x14\n\x0c\x66irst_player\x18\x04 \x01(\x05\x12=\n\x07\x66\x61\x63\x65_up\x18\x05 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\"p\n\x08TakeTile\x12\x0e\n\x06player\x18\x01 \x01(\x05\x12:\n\x04tile\x18\x02 \x01(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\x12\x0b\n\x03row\x18\x03 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x04 \x01(\x05\"Y\n\x0b\x44iscardTile\x12\x0e\n\x06player\x18\x01 \x01(\x05\x12:\n\x04tile\x18\x02 \x01(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\"J\n\x0bRevealTiles\x12;\n\x05tiles\x18\x01 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\"\xd5\x01\n\x04Move\x12<\n\x04take\x18\x01 \x01(\x0b\x32,.referee.downtown_farmers_market.v1.TakeTileH\x00\x12\x42\n\x07\x64iscard\x18\x02 \x01(\x0b\x32/.referee.downtown_farmers_market.v1.DiscardTileH\x00\x12\x41\n\x06reveal\x18\x03 \x01(\x0b\x32/.referee.downtown_farmers_market.v1.RevealTilesH\x00\x42\x08\n\x06\x61\x63tion\"K\n\tViolation\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0c\n\x04rule\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x0f\n\x07pointer\x18\x04 \x01(\t*X\n\x06\x41\x63tion\x12\x16\n\x12\x41\x43TION_UNSPECIFIED\x10\x00\x12\x0f\n\x0b\x41\x43TION_TAKE\x10\x01\x12\x12\n\x0e\x41\x43TION_DISCARD\x10\x02\x12\x11\n\rACTION_REVEAL\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n-referee/downtown_farmers_market/v1/game.proto\x12\"referee.downtown_farmers_market.v1\x1a\x1ereferee/common/v1/params.proto\x1a.referee/downtown_farmers_market/v1/board.proto\"P\n\x06Player\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x38\n\x05\x62oard\x18\x02 \x01(\x0b\x32).referee.downtown_farmers_market.v1.Board\"\xb8\x03\n\tGameState\x12\x15\n\rrules_version\x18\x01 \x01(\x05\x12\x36\n\x04mode\x18\x02 \x01(\x0e\x32(.referee.downtown_farmers_market.v1.Mode\x12;\n\x07players\x18\x03 \x03(\x0b\x32*.referee.downtown_farmers_market.v1.Player\x12=\n\x07\x66\x61\x63\x65_up\x18\x04 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\x12\x12\n\npile_count\x18\x05 \x01(\x05\x12>\n\x08\x64iscards\x18\x06 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\x12\r\n\x05round\x18\x07 \x01(\x05\x12\x14\n\x0c\x66irst_player\x18\x08 \x01(\x05\x12\x16\n\x0e\x63urrent_player\x18\t \x01(\x05\x12<\n\x08\x65xpected\x18\n \x01(\x0e\x32*.referee.downtown_farmers_market.v1.Action\x12\x11\n\tgame_over\x18\x0b \x01(\x08\"\xe8\x01\n\x05Setup\x12\x15\n\rrules_version\x18\x01 \x01(\x05\x12\x36\n\x04mode\x18\x02 \x01(\x0e\x32(.referee.downtown_farmers_market.v1.Mode\x12;\n\x07players\x18\x03 \x03(\x0b\x32*.referee.downtown_farmers_market.v1.Player\x12\x14\n\x0c\x66irst_player\x18\x04 \x01(\x05\x12=\n\x07\x66\x61\x63\x65_up\x18\x05 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\"p\n\x08TakeTile\x12\x0e\n\x06player\x18\x01 \x01(\x05\x12:\n\x04tile\x18\x02 \x01(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\x12\x0b\n\x03row\x18\x03 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x04 \x01(\x05\"Y\n\x0b\x44iscardTile\x12\x0e\n\x06player\x18\x01 \x01(\x05\x12:\n\x04tile\x18\x02 \x01(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\"J\n\x0bRevealTiles\x12;\n\x05tiles\x18\x01 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\"\xd5\x01\n\x04Move\x12<\n\x04take\x18\x01 \x01(\x0b\x32,.referee.downtown_farmers_market.v1.TakeTileH\x00\x12\x42\n\x07\x64iscard\x18\x02 \x01(\x0b\x32/.referee.downtown_farmers_market.v1.DiscardTileH\x00\x12\x41\n\x06reveal\x18\x03 \x01(\x0b\x32/.referee.downtown_farmers_market.v1.RevealTilesH\x00\x42\x08\n\x06\x61\x63tion\"\x83\x01\n\tViolation\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0c\n\x04rule\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x0f\n\x07pointer\x18\x04 \x01(\t\x12\x0c\n\x04\x63ode\x18\x05 \x01(\t\x12(\n\x06params\x18\x06 \x03(\x0b\x32\x18.referee.common.v1.Param*X\n\x06\x41\x63tion\x12\x16\n\x12\x41\x43TION_UNSPECIFIED\x10\x00\x12\x0f\n\x0b\x41\x43TION_TAKE\x10\x01\x12\x12\n\x0e\x41\x43TION_DISCARD\x10\x02\x12\x11\n\rACTION_REVEAL\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.downtown_farmers_market.v1.game_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ACTION']._serialized_start=1467
-  _globals['_ACTION']._serialized_end=1555
-  _globals['_PLAYER']._serialized_start=133
-  _globals['_PLAYER']._serialized_end=213
-  _globals['_GAMESTATE']._serialized_start=216
-  _globals['_GAMESTATE']._serialized_end=656
-  _globals['_SETUP']._serialized_start=659
-  _globals['_SETUP']._serialized_end=891
-  _globals['_TAKETILE']._serialized_start=893
-  _globals['_TAKETILE']._serialized_end=1005
-  _globals['_DISCARDTILE']._serialized_start=1007
-  _globals['_DISCARDTILE']._serialized_end=1096
-  _globals['_REVEALTILES']._serialized_start=1098
-  _globals['_REVEALTILES']._serialized_end=1172
-  _globals['_MOVE']._serialized_start=1175
-  _globals['_MOVE']._serialized_end=1388
-  _globals['_VIOLATION']._serialized_start=1390
-  _globals['_VIOLATION']._serialized_end=1465
+  _globals['_ACTION']._serialized_start=1556
+  _globals['_ACTION']._serialized_end=1644
+  _globals['_PLAYER']._serialized_start=165
+  _globals['_PLAYER']._serialized_end=245
+  _globals['_GAMESTATE']._serialized_start=248
+  _globals['_GAMESTATE']._serialized_end=688
+  _globals['_SETUP']._serialized_start=691
+  _globals['_SETUP']._serialized_end=923
+  _globals['_TAKETILE']._serialized_start=925
+  _globals['_TAKETILE']._serialized_end=1037
+  _globals['_DISCARDTILE']._serialized_start=1039
+  _globals['_DISCARDTILE']._serialized_end=1128
+  _globals['_REVEALTILES']._serialized_start=1130
+  _globals['_REVEALTILES']._serialized_end=1204
+  _globals['_MOVE']._serialized_start=1207
+  _globals['_MOVE']._serialized_end=1420
+  _globals['_VIOLATION']._serialized_start=1423
+  _globals['_VIOLATION']._serialized_end=1554
 # @@protoc_insertion_point(module_scope)

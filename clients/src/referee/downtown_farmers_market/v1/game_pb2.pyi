@@ -8,6 +8,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from referee.common.v1 import params_pb2 as _params_pb2
 from referee.downtown_farmers_market.v1 import board_pb2 as _board_pb2
 import builtins as _builtins
 import sys
@@ -334,6 +335,8 @@ class Violation(_message.Message):
     RULE_FIELD_NUMBER: _builtins.int
     MESSAGE_FIELD_NUMBER: _builtins.int
     POINTER_FIELD_NUMBER: _builtins.int
+    CODE_FIELD_NUMBER: _builtins.int
+    PARAMS_FIELD_NUMBER: _builtins.int
     reason: _builtins.str
     """For machines: a stable UPPER_SNAKE name such as OCCUPIED_SPACE or NOT_YOUR_TURN."""
     rule: _builtins.str
@@ -344,6 +347,12 @@ class Violation(_message.Message):
     """A JSON Pointer into the request's JSON form to the move, or the part of it, that
     breaks the rule (e.g. "/move/tile", "/moves/7").
     """
+    code: _builtins.str
+    """The message's sentence, for machines: the reason itself."""
+    @_builtins.property
+    def params(self) -> _containers.RepeatedCompositeFieldContainer[_params_pb2.Param]:
+        """The values the message interpolates, by name."""
+
     def __init__(
         self,
         *,
@@ -351,10 +360,12 @@ class Violation(_message.Message):
         rule: _builtins.str = ...,
         message: _builtins.str = ...,
         pointer: _builtins.str = ...,
+        code: _builtins.str = ...,
+        params: _abc.Iterable[_params_pb2.Param] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "pointer", b"pointer", "reason", b"reason", "rule", b"rule"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "message", b"message", "params", b"params", "pointer", b"pointer", "reason", b"reason", "rule", b"rule"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

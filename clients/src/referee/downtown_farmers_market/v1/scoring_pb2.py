@@ -22,22 +22,25 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from referee.common.v1 import params_pb2 as referee_dot_common_dot_v1_dot_params__pb2
 from referee.downtown_farmers_market.v1 import board_pb2 as referee_dot_downtown__farmers__market_dot_v1_dot_board__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n0referee/downtown_farmers_market/v1/scoring.proto\x12\"referee.downtown_farmers_market.v1\x1a.referee/downtown_farmers_market/v1/board.proto\"Z\n\tLineScore\x12\r\n\x05index\x18\x01 \x01(\x05\x12\x0b\n\x03met\x18\x02 \x01(\x08\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\x13\n\x0b\x65xplanation\x18\x04 \x01(\t\x12\x0c\n\x04rule\x18\x05 \x01(\t\"\x99\x02\n\nBoardScore\x12\x36\n\x04mode\x18\x01 \x01(\x0e\x32(.referee.downtown_farmers_market.v1.Mode\x12\r\n\x05total\x18\x02 \x01(\x05\x12\x10\n\x08\x63omplete\x18\x03 \x01(\x08\x12\x16\n\x0e\x63hallenges_met\x18\x04 \x01(\x05\x12\x1d\n\x15\x62\x65st_challenge_points\x18\x05 \x01(\x05\x12;\n\x04rows\x18\x06 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.LineScore\x12>\n\x07\x63olumns\x18\x07 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.LineScore\"U\n\x0bPlayerBoard\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x38\n\x05\x62oard\x18\x02 \x01(\x0b\x32).referee.downtown_farmers_market.v1.Board\"m\n\x08Standing\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05total\x18\x02 \x01(\x05\x12\x16\n\x0e\x63hallenges_met\x18\x03 \x01(\x05\x12\x1d\n\x15\x62\x65st_challenge_points\x18\x04 \x01(\x05\x12\r\n\x05place\x18\x05 \x01(\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n0referee/downtown_farmers_market/v1/scoring.proto\x12\"referee.downtown_farmers_market.v1\x1a\x1ereferee/common/v1/params.proto\x1a.referee/downtown_farmers_market/v1/board.proto\"\xb2\x03\n\tLineScore\x12\r\n\x05index\x18\x01 \x01(\x05\x12\x0b\n\x03met\x18\x02 \x01(\x08\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\x13\n\x0b\x65xplanation\x18\x04 \x01(\t\x12\x0c\n\x04rule\x18\x05 \x01(\t\x12\x0c\n\x04\x63ode\x18\x06 \x01(\t\x12(\n\x06params\x18\x07 \x03(\x0b\x32\x18.referee.common.v1.Param\x12>\n\x05\x63\x65lls\x18\x08 \x03(\x0b\x32/.referee.downtown_farmers_market.v1.CountedCell\x12I\n\x11\x63hosen_ingredient\x18\t \x01(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\x12K\n\x13majority_ingredient\x18\n \x01(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\x12\x46\n\x0bsets_formed\x18\x0b \x03(\x0b\x32\x31.referee.downtown_farmers_market.v1.IngredientSet\"l\n\x0b\x43ountedCell\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12\x43\n\x0bingredients\x18\x03 \x03(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\"\x99\x02\n\nBoardScore\x12\x36\n\x04mode\x18\x01 \x01(\x0e\x32(.referee.downtown_farmers_market.v1.Mode\x12\r\n\x05total\x18\x02 \x01(\x05\x12\x10\n\x08\x63omplete\x18\x03 \x01(\x08\x12\x16\n\x0e\x63hallenges_met\x18\x04 \x01(\x05\x12\x1d\n\x15\x62\x65st_challenge_points\x18\x05 \x01(\x05\x12;\n\x04rows\x18\x06 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.LineScore\x12>\n\x07\x63olumns\x18\x07 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.LineScore\"U\n\x0bPlayerBoard\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x38\n\x05\x62oard\x18\x02 \x01(\x0b\x32).referee.downtown_farmers_market.v1.Board\"m\n\x08Standing\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05total\x18\x02 \x01(\x05\x12\x16\n\x0e\x63hallenges_met\x18\x03 \x01(\x05\x12\x1d\n\x15\x62\x65st_challenge_points\x18\x04 \x01(\x05\x12\r\n\x05place\x18\x05 \x01(\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.downtown_farmers_market.v1.scoring_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_LINESCORE']._serialized_start=136
-  _globals['_LINESCORE']._serialized_end=226
-  _globals['_BOARDSCORE']._serialized_start=229
-  _globals['_BOARDSCORE']._serialized_end=510
-  _globals['_PLAYERBOARD']._serialized_start=512
-  _globals['_PLAYERBOARD']._serialized_end=597
-  _globals['_STANDING']._serialized_start=599
-  _globals['_STANDING']._serialized_end=708
+  _globals['_LINESCORE']._serialized_start=169
+  _globals['_LINESCORE']._serialized_end=603
+  _globals['_COUNTEDCELL']._serialized_start=605
+  _globals['_COUNTEDCELL']._serialized_end=713
+  _globals['_BOARDSCORE']._serialized_start=716
+  _globals['_BOARDSCORE']._serialized_end=997
+  _globals['_PLAYERBOARD']._serialized_start=999
+  _globals['_PLAYERBOARD']._serialized_end=1084
+  _globals['_STANDING']._serialized_start=1086
+  _globals['_STANDING']._serialized_end=1195
 # @@protoc_insertion_point(module_scope)

@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from referee.common.v1 import params_pb2 as _params_pb2
 from referee.downtown_farmers_market.v1 import board_pb2 as _board_pb2
 import builtins as _builtins
 import sys
@@ -30,6 +31,12 @@ class LineScore(_message.Message):
     POINTS_FIELD_NUMBER: _builtins.int
     EXPLANATION_FIELD_NUMBER: _builtins.int
     RULE_FIELD_NUMBER: _builtins.int
+    CODE_FIELD_NUMBER: _builtins.int
+    PARAMS_FIELD_NUMBER: _builtins.int
+    CELLS_FIELD_NUMBER: _builtins.int
+    CHOSEN_INGREDIENT_FIELD_NUMBER: _builtins.int
+    MAJORITY_INGREDIENT_FIELD_NUMBER: _builtins.int
+    SETS_FORMED_FIELD_NUMBER: _builtins.int
     index: _builtins.int
     """0 is the top row or the left column."""
     met: _builtins.bool
@@ -39,6 +46,33 @@ class LineScore(_message.Message):
     """Why, in words a player understands."""
     rule: _builtins.str
     """The ruling applied, e.g. "DFM-R1"."""
+    code: _builtins.str
+    """The explanation's sentence, for machines: a stable name such as "DFM_MAJORITY_MET"."""
+    chosen_ingredient: _board_pb2.Ingredient.ValueType
+    """exact_count_any: the ingredient of the player's choice (the first of the six that
+    appears exactly the count); young shopper: the most frequent ingredient counted.
+    Unspecified otherwise.
+    """
+    majority_ingredient: _board_pb2.Ingredient.ValueType
+    """majority: the ingredient the line shows strictly more often than every other, if any
+    (it may be another than the challenge's). Unspecified otherwise.
+    """
+    @_builtins.property
+    def params(self) -> _containers.RepeatedCompositeFieldContainer[_params_pb2.Param]:
+        """The values the explanation interpolates, by name."""
+
+    @_builtins.property
+    def cells(self) -> _containers.RepeatedCompositeFieldContainer[Global___CountedCell]:
+        """The cells whose ingredients counted toward the verdict, along the line (top to bottom,
+        left to right), each with the ingredients of its tile that counted.
+        """
+
+    @_builtins.property
+    def sets_formed(self) -> _containers.RepeatedCompositeFieldContainer[_board_pb2.IngredientSet]:
+        """per_set: each set formed, once for each time it is formed (their number times the
+        points per set is the line's points).
+        """
+
     def __init__(
         self,
         *,
@@ -47,14 +81,52 @@ class LineScore(_message.Message):
         points: _builtins.int = ...,
         explanation: _builtins.str = ...,
         rule: _builtins.str = ...,
+        code: _builtins.str = ...,
+        params: _abc.Iterable[_params_pb2.Param] | None = ...,
+        cells: _abc.Iterable[Global___CountedCell] | None = ...,
+        chosen_ingredient: _board_pb2.Ingredient.ValueType = ...,
+        majority_ingredient: _board_pb2.Ingredient.ValueType = ...,
+        sets_formed: _abc.Iterable[_board_pb2.IngredientSet] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["explanation", b"explanation", "index", b"index", "met", b"met", "points", b"points", "rule", b"rule"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cells", b"cells", "chosen_ingredient", b"chosen_ingredient", "code", b"code", "explanation", b"explanation", "index", b"index", "majority_ingredient", b"majority_ingredient", "met", b"met", "params", b"params", "points", b"points", "rule", b"rule", "sets_formed", b"sets_formed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___LineScore: _TypeAlias = LineScore  # noqa: Y015
+
+@_typing.final
+class CountedCell(_message.Message):
+    """A cell whose ingredients counted toward a line's verdict."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROW_FIELD_NUMBER: _builtins.int
+    COL_FIELD_NUMBER: _builtins.int
+    INGREDIENTS_FIELD_NUMBER: _builtins.int
+    row: _builtins.int
+    """0 is the top row."""
+    col: _builtins.int
+    """0 is the left column."""
+    @_builtins.property
+    def ingredients(self) -> _containers.RepeatedScalarFieldContainer[_board_pb2.Ingredient.ValueType]:
+        """The ingredients of the cell's tile that counted."""
+
+    def __init__(
+        self,
+        *,
+        row: _builtins.int = ...,
+        col: _builtins.int = ...,
+        ingredients: _abc.Iterable[_board_pb2.Ingredient.ValueType] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["col", b"col", "ingredients", b"ingredients", "row", b"row"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CountedCell: _TypeAlias = CountedCell  # noqa: Y015
 
 @_typing.final
 class BoardScore(_message.Message):

@@ -22,22 +22,27 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from referee.common.v1 import params_pb2 as referee_dot_common_dot_v1_dot_params__pb2
 from referee.foxglove_farm.v1 import town_pb2 as referee_dot_foxglove__farm_dot_v1_dot_town__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n&referee/foxglove_farm/v1/scoring.proto\x12\x18referee.foxglove_farm.v1\x1a#referee/foxglove_farm/v1/town.proto\"m\n\x0c\x45ndGameEntry\x12\x10\n\x08\x62uilding\x18\x01 \x01(\t\x12\x0b\n\x03row\x18\x02 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x03 \x01(\x05\x12\x0e\n\x06points\x18\x04 \x01(\x05\x12\x13\n\x0b\x65xplanation\x18\x05 \x01(\t\x12\x0c\n\x04rule\x18\x06 \x01(\t\"\xaf\x01\n\tTownScore\x12\r\n\x05total\x18\x01 \x01(\x05\x12\x13\n\x0bscore_track\x18\x02 \x01(\x05\x12\x17\n\x0f\x65nd_game_points\x18\x03 \x01(\x05\x12\x38\n\x08\x65nd_game\x18\x04 \x03(\x0b\x32&.referee.foxglove_farm.v1.EndGameEntry\x12\x17\n\x0fgoods_remaining\x18\x05 \x01(\x05\x12\x12\n\ntile_count\x18\x06 \x01(\x05\"H\n\nPlayerTown\x12\x0c\n\x04name\x18\x01 \x01(\t\x12,\n\x04town\x18\x02 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Town\"c\n\x08Standing\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05total\x18\x02 \x01(\x05\x12\x17\n\x0fgoods_remaining\x18\x03 \x01(\x05\x12\x12\n\ntile_count\x18\x04 \x01(\x05\x12\r\n\x05place\x18\x05 \x01(\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n&referee/foxglove_farm/v1/scoring.proto\x12\x18referee.foxglove_farm.v1\x1a\x1ereferee/common/v1/params.proto\x1a#referee/foxglove_farm/v1/town.proto\"\xdf\x01\n\x0c\x45ndGameEntry\x12\x10\n\x08\x62uilding\x18\x01 \x01(\t\x12\x0b\n\x03row\x18\x02 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x03 \x01(\x05\x12\x0e\n\x06points\x18\x04 \x01(\x05\x12\x13\n\x0b\x65xplanation\x18\x05 \x01(\t\x12\x0c\n\x04rule\x18\x06 \x01(\t\x12\x0c\n\x04\x63ode\x18\x07 \x01(\t\x12(\n\x06params\x18\x08 \x03(\x0b\x32\x18.referee.common.v1.Param\x12\x38\n\x07\x65\x66\x66\x65\x63ts\x18\t \x03(\x0b\x32\'.referee.foxglove_farm.v1.EndGameEffect\"\xbe\x01\n\rEndGameEffect\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0e\n\x06points\x18\x02 \x01(\x05\x12\x13\n\x0b\x65xplanation\x18\x03 \x01(\t\x12\x0c\n\x04rule\x18\x04 \x01(\t\x12\x0c\n\x04\x63ode\x18\x05 \x01(\t\x12(\n\x06params\x18\x06 \x03(\x0b\x32\x18.referee.common.v1.Param\x12\x34\n\x05tiles\x18\x07 \x03(\x0b\x32%.referee.foxglove_farm.v1.CountedTile\"j\n\x0b\x43ountedTile\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12\x10\n\x08\x62uilding\x18\x03 \x01(\t\x12/\n\x03via\x18\x04 \x03(\x0b\x32\".referee.foxglove_farm.v1.Position\"\xaf\x01\n\tTownScore\x12\r\n\x05total\x18\x01 \x01(\x05\x12\x13\n\x0bscore_track\x18\x02 \x01(\x05\x12\x17\n\x0f\x65nd_game_points\x18\x03 \x01(\x05\x12\x38\n\x08\x65nd_game\x18\x04 \x03(\x0b\x32&.referee.foxglove_farm.v1.EndGameEntry\x12\x17\n\x0fgoods_remaining\x18\x05 \x01(\x05\x12\x12\n\ntile_count\x18\x06 \x01(\x05\"H\n\nPlayerTown\x12\x0c\n\x04name\x18\x01 \x01(\t\x12,\n\x04town\x18\x02 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Town\"c\n\x08Standing\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05total\x18\x02 \x01(\x05\x12\x17\n\x0fgoods_remaining\x18\x03 \x01(\x05\x12\x12\n\ntile_count\x18\x04 \x01(\x05\x12\r\n\x05place\x18\x05 \x01(\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.foxglove_farm.v1.scoring_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ENDGAMEENTRY']._serialized_start=105
-  _globals['_ENDGAMEENTRY']._serialized_end=214
-  _globals['_TOWNSCORE']._serialized_start=217
-  _globals['_TOWNSCORE']._serialized_end=392
-  _globals['_PLAYERTOWN']._serialized_start=394
-  _globals['_PLAYERTOWN']._serialized_end=466
-  _globals['_STANDING']._serialized_start=468
-  _globals['_STANDING']._serialized_end=567
+  _globals['_ENDGAMEENTRY']._serialized_start=138
+  _globals['_ENDGAMEENTRY']._serialized_end=361
+  _globals['_ENDGAMEEFFECT']._serialized_start=364
+  _globals['_ENDGAMEEFFECT']._serialized_end=554
+  _globals['_COUNTEDTILE']._serialized_start=556
+  _globals['_COUNTEDTILE']._serialized_end=662
+  _globals['_TOWNSCORE']._serialized_start=665
+  _globals['_TOWNSCORE']._serialized_end=840
+  _globals['_PLAYERTOWN']._serialized_start=842
+  _globals['_PLAYERTOWN']._serialized_end=914
+  _globals['_STANDING']._serialized_start=916
+  _globals['_STANDING']._serialized_end=1015
 # @@protoc_insertion_point(module_scope)

@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from referee.common.v1 import params_pb2 as _params_pb2
 from referee.foxglove_farm.v1 import town_pb2 as _town_pb2
 import builtins as _builtins
 import sys
@@ -31,6 +32,9 @@ class EndGameEntry(_message.Message):
     POINTS_FIELD_NUMBER: _builtins.int
     EXPLANATION_FIELD_NUMBER: _builtins.int
     RULE_FIELD_NUMBER: _builtins.int
+    CODE_FIELD_NUMBER: _builtins.int
+    PARAMS_FIELD_NUMBER: _builtins.int
+    EFFECTS_FIELD_NUMBER: _builtins.int
     building: _builtins.str
     """The building's id."""
     row: _builtins.int
@@ -43,6 +47,18 @@ class EndGameEntry(_message.Message):
     """Why, in words a player understands."""
     rule: _builtins.str
     """The rule or ruling applied, e.g. "FF-R7"."""
+    code: _builtins.str
+    """The explanation's sentence, for machines: "FF_END_GAME", whose `effects` are the
+    effects' own sentences joined by "; ".
+    """
+    @_builtins.property
+    def params(self) -> _containers.RepeatedCompositeFieldContainer[_params_pb2.Param]:
+        """The values the explanation interpolates, by name."""
+
+    @_builtins.property
+    def effects(self) -> _containers.RepeatedCompositeFieldContainer[Global___EndGameEffect]:
+        """Each end-game effect of the building, in the catalog's order."""
+
     def __init__(
         self,
         *,
@@ -52,14 +68,107 @@ class EndGameEntry(_message.Message):
         points: _builtins.int = ...,
         explanation: _builtins.str = ...,
         rule: _builtins.str = ...,
+        code: _builtins.str = ...,
+        params: _abc.Iterable[_params_pb2.Param] | None = ...,
+        effects: _abc.Iterable[Global___EndGameEffect] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["building", b"building", "col", b"col", "explanation", b"explanation", "points", b"points", "row", b"row", "rule", b"rule"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["building", b"building", "code", b"code", "col", b"col", "effects", b"effects", "explanation", b"explanation", "params", b"params", "points", b"points", "row", b"row", "rule", b"rule"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___EndGameEntry: _TypeAlias = EndGameEntry  # noqa: Y015
+
+@_typing.final
+class EndGameEffect(_message.Message):
+    """What one end-game effect scores, and the tiles it counted."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    POINTS_FIELD_NUMBER: _builtins.int
+    EXPLANATION_FIELD_NUMBER: _builtins.int
+    RULE_FIELD_NUMBER: _builtins.int
+    CODE_FIELD_NUMBER: _builtins.int
+    PARAMS_FIELD_NUMBER: _builtins.int
+    TILES_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """The effect's kind, e.g. "per_building_via_trails"."""
+    points: _builtins.int
+    """The points it scores."""
+    explanation: _builtins.str
+    """Why, in words a player understands."""
+    rule: _builtins.str
+    """The rule or ruling applied, e.g. "FF-R6"."""
+    code: _builtins.str
+    """The explanation's sentence, for machines, e.g. "FF_COMMUNITY_CENTRE"."""
+    @_builtins.property
+    def params(self) -> _containers.RepeatedCompositeFieldContainer[_params_pb2.Param]:
+        """The values the explanation interpolates, by name."""
+
+    @_builtins.property
+    def tiles(self) -> _containers.RepeatedCompositeFieldContainer[Global___CountedTile]:
+        """The tiles it counted: the buildings a Community Centre reached, a Guildhall's
+        surrounding processors, the building itself for the goods it holds.
+        """
+
+    def __init__(
+        self,
+        *,
+        kind: _builtins.str = ...,
+        points: _builtins.int = ...,
+        explanation: _builtins.str = ...,
+        rule: _builtins.str = ...,
+        code: _builtins.str = ...,
+        params: _abc.Iterable[_params_pb2.Param] | None = ...,
+        tiles: _abc.Iterable[Global___CountedTile] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "explanation", b"explanation", "kind", b"kind", "params", b"params", "points", b"points", "rule", b"rule", "tiles", b"tiles"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___EndGameEffect: _TypeAlias = EndGameEffect  # noqa: Y015
+
+@_typing.final
+class CountedTile(_message.Message):
+    """A tile an end-game effect counted."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROW_FIELD_NUMBER: _builtins.int
+    COL_FIELD_NUMBER: _builtins.int
+    BUILDING_FIELD_NUMBER: _builtins.int
+    VIA_FIELD_NUMBER: _builtins.int
+    row: _builtins.int
+    """The tile's row."""
+    col: _builtins.int
+    """The tile's column."""
+    building: _builtins.str
+    """The building there, by id."""
+    @_builtins.property
+    def via(self) -> _containers.RepeatedCompositeFieldContainer[_town_pb2.Position]:
+        """For a building reached along trails (FF-R6): the trail tiles of a shortest way to it,
+        from the counting building's side on.
+        """
+
+    def __init__(
+        self,
+        *,
+        row: _builtins.int = ...,
+        col: _builtins.int = ...,
+        building: _builtins.str = ...,
+        via: _abc.Iterable[_town_pb2.Position] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["building", b"building", "col", b"col", "row", b"row", "via", b"via"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CountedTile: _TypeAlias = CountedTile  # noqa: Y015
 
 @_typing.final
 class TownScore(_message.Message):

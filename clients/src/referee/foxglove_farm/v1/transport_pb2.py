@@ -22,18 +22,19 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from referee.common.v1 import params_pb2 as referee_dot_common_dot_v1_dot_params__pb2
 from referee.foxglove_farm.v1 import town_pb2 as referee_dot_foxglove__farm_dot_v1_dot_town__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n(referee/foxglove_farm/v1/transport.proto\x12\x18referee.foxglove_farm.v1\x1a#referee/foxglove_farm/v1/town.proto\"\xc9\x01\n\x04Move\x12,\n\x04good\x18\x01 \x01(\x0e\x32\x1e.referee.foxglove_farm.v1.Good\x12\x12\n\x05\x63ount\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x38\n\x06origin\x18\x03 \x01(\x0b\x32\".referee.foxglove_farm.v1.PositionR\x04\x66rom\x12;\n\x0b\x64\x65stination\x18\x04 \x01(\x0b\x32\".referee.foxglove_farm.v1.PositionR\x02toB\x08\n\x06_count\"K\n\tViolation\x12\x0c\n\x04rule\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x0f\n\x07pointer\x18\x04 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n(referee/foxglove_farm/v1/transport.proto\x12\x18referee.foxglove_farm.v1\x1a\x1ereferee/common/v1/params.proto\x1a#referee/foxglove_farm/v1/town.proto\"\xc9\x01\n\x04Move\x12,\n\x04good\x18\x01 \x01(\x0e\x32\x1e.referee.foxglove_farm.v1.Good\x12\x12\n\x05\x63ount\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x38\n\x06origin\x18\x03 \x01(\x0b\x32\".referee.foxglove_farm.v1.PositionR\x04\x66rom\x12;\n\x0b\x64\x65stination\x18\x04 \x01(\x0b\x32\".referee.foxglove_farm.v1.PositionR\x02toB\x08\n\x06_count\"\x83\x01\n\tViolation\x12\x0c\n\x04rule\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x0f\n\x07pointer\x18\x04 \x01(\t\x12\x0c\n\x04\x63ode\x18\x05 \x01(\t\x12(\n\x06params\x18\x06 \x03(\x0b\x32\x18.referee.common.v1.Paramb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.foxglove_farm.v1.transport_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_MOVE']._serialized_start=108
-  _globals['_MOVE']._serialized_end=309
-  _globals['_VIOLATION']._serialized_start=311
-  _globals['_VIOLATION']._serialized_end=386
+  _globals['_MOVE']._serialized_start=140
+  _globals['_MOVE']._serialized_end=341
+  _globals['_VIOLATION']._serialized_start=344
+  _globals['_VIOLATION']._serialized_end=475
 # @@protoc_insertion_point(module_scope)

@@ -3,8 +3,11 @@
 isort:skip_file
 """
 
+from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf.internal import containers as _containers
+from referee.common.v1 import params_pb2 as _params_pb2
 from referee.foxglove_farm.v1 import town_pb2 as _town_pb2
 import builtins as _builtins
 import sys
@@ -67,6 +70,8 @@ class Violation(_message.Message):
     REASON_FIELD_NUMBER: _builtins.int
     MESSAGE_FIELD_NUMBER: _builtins.int
     POINTER_FIELD_NUMBER: _builtins.int
+    CODE_FIELD_NUMBER: _builtins.int
+    PARAMS_FIELD_NUMBER: _builtins.int
     rule: _builtins.str
     """The rule or ruling broken, e.g. "FF-R3"."""
     reason: _builtins.str
@@ -77,6 +82,12 @@ class Violation(_message.Message):
     """A JSON Pointer to the part of the request's move that breaks the rule, e.g.
     "/move/to"; "/move" when it is the move as a whole (no route joins its two ends).
     """
+    code: _builtins.str
+    """The message's sentence, for machines: the reason itself."""
+    @_builtins.property
+    def params(self) -> _containers.RepeatedCompositeFieldContainer[_params_pb2.Param]:
+        """The values the message interpolates, by name."""
+
     def __init__(
         self,
         *,
@@ -84,10 +95,12 @@ class Violation(_message.Message):
         reason: _builtins.str = ...,
         message: _builtins.str = ...,
         pointer: _builtins.str = ...,
+        code: _builtins.str = ...,
+        params: _abc.Iterable[_params_pb2.Param] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "pointer", b"pointer", "reason", b"reason", "rule", b"rule"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "message", b"message", "params", b"params", "pointer", b"pointer", "reason", b"reason", "rule", b"rule"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
