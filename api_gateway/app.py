@@ -12,7 +12,7 @@ import flask_smorest
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from . import config, openapi
+from . import config, i18n, openapi
 from .problems import ProblemError, from_http_exception, unexpected
 from .resources import health
 from .resources.downtown_farmers_market import routes as downtown_farmers_market
@@ -101,4 +101,5 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_error_handler(ProblemError, lambda error: error.response())
     app.register_error_handler(Exception, lambda error: unexpected(error).response())
     secure_answers(app)
+    i18n.content_language(app)
     return app

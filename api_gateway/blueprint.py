@@ -13,8 +13,10 @@ import marshmallow as ma
 import orjson
 from flask import Response, current_app, request
 from flask.json.provider import DefaultJSONProvider
+from google.protobuf.message import Message
 
 from .compiled import Compiler, Loader, Unsupported
+from .i18n import localize
 from .parsing import ProblemParser, load_json_document
 
 View = Callable[..., Any]
@@ -77,7 +79,8 @@ class Blueprint(flask_smorest.Blueprint):
 
             @functools.wraps(view)
             def endpoint(*args: Any, **kwargs: Any) -> Any:
-                return write(view(*args, read(), **kwargs))
+                answer = view(*args, read(), **kwargs)
+                return write(localize(answer) if isinstance(answer, Message) else answer)
 
             endpoint._apidoc = documented._apidoc  # type: ignore[attr-defined]
             self.post(rule)(endpoint)

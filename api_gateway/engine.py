@@ -40,11 +40,12 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from clients.grpc_client import field_violations, status_details
+from clients.grpc_client import field_violation_params, status_details
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2
 
 from .config import ENVIRONMENT
+from .i18n import params_from_proto
 from .problems import FieldProblem, ProblemError, invalid_request
 
 Response = TypeVar("Response", bound=Message)
@@ -308,8 +309,15 @@ def engine_unavailable() -> ProblemError:
 
 
 def _field_problems(error: grpc.RpcError, strip_prefix: str) -> list[FieldProblem]:
-    problems = [FieldProblem(field.removeprefix(strip_prefix), description)
-                for field, description in field_violations(error)]
+    """The engine's field violations: pointer, words, code (the ``reason``) and params
+    (the ``BadRequestParams`` detail beside the ``BadRequest``)."""
+    violations = [v for bad_request in status_details(error, error_details_pb2.BadRequest)
+                  for v in bad_request.field_violations]
+    params = field_violation_params(error)
+    if len(params) != len(violations):
+        params = [[] for _ in violations]
+    problems = [FieldProblem(v.field.removeprefix(strip_prefix), v.description, v.reason,
+                             params_from_proto(p)) for v, p in zip(violations, params)]
     return problems or [FieldProblem("", error.details() or "invalid request")]  # type: ignore[attr-defined]
 
 

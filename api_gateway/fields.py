@@ -25,6 +25,7 @@ import marshmallow as ma
 from google.protobuf.descriptor import EnumDescriptor
 from google.protobuf.message import Message
 
+from tabletop_rules.messages import Template, template
 from tabletop_rules.problems import quoted, shortened
 
 from .compiled import Compiler, Dump, Loader, Refused, table_dumper, table_loader
@@ -57,8 +58,39 @@ def whole_number(minimum: int = 0, maximum: int = INT32_MAX, *,
     ``accepted`` is the range the rules accept, documented (:func:`limits`)."""
     if accepted is not None:
         kwargs["metadata"] = {**limits(*accepted), **kwargs.get("metadata", {})}
-    return ma.fields.Integer(strict=True, validate=ma.validate.Range(
-        minimum, maximum, error="expected a whole number from {min} to {max}"), **kwargs)
+    return ma.fields.Integer(strict=True, validate=WholeNumberRange(minimum, maximum), **kwargs)
+
+
+OUT_OF_RANGE = template("OUT_OF_RANGE", "expected a whole number from {min} to {max}")
+EXPECTED_OBJECT = template("EXPECTED_OBJECT", "expected a JSON object")
+
+
+class WholeNumberRange(ma.validate.Range):
+    """marshmallow's Range, its error a Sentence (code OUT_OF_RANGE, params min, max)."""
+
+    def __init__(self, minimum: int, maximum: int) -> None:
+        super().__init__(minimum, maximum)
+
+    def _format_error(self, value: Any, message: str) -> str:
+        return OUT_OF_RANGE(min=self.min, max=self.max)  # type: ignore[arg-type]
+
+
+def _noun_code(noun: str) -> str:
+    """``"an ingredient"`` -> ``INGREDIENT``: what a code says of a noun."""
+    return noun.split(" ", 1)[-1].upper().replace(" ", "_")
+
+
+def not_one_of(noun: str) -> Template:
+    """The problem of a name that is not one of ``noun``'s (NOT_AN_INGREDIENT...)."""
+    code = "NOT_" + "_".join(noun.upper().split())
+    return template(code, f"{{value}} is not {noun}; expected one of {{expected}}")
+
+
+def give_the(noun: str) -> Template:
+    """The problem of a tagged object without its tag (GIVE_THE_CHALLENGE_TYPE...)."""
+    kind = noun.split(" ", 1)[-1]  # drop "a"/"an"
+    return template(f"GIVE_THE_{_noun_code(noun)}",
+                    f"give the {kind}; expected one of {{expected}}")
 
 
 class ProtoEnumType(Protocol):
@@ -89,6 +121,7 @@ class ProtoEnum(ma.fields.Field):
         self.by_name = names if upper_case else {n.lower(): v for n, v in names.items()}
         self.by_number = {number: name for name, number in self.by_name.items()}
         self.noun = noun
+        self.not_one_of = not_one_of(noun)
         documented = Component(component or enum.DESCRIPTOR.name,
                                about or f"{noun[0].upper()}{noun[1:]}.")
         super().__init__(metadata={"enum": list(self.by_name), "type": "string",
@@ -99,8 +132,8 @@ class ProtoEnum(ma.fields.Field):
                      **kwargs: Any) -> int:
         if not isinstance(value, str) or value not in self.by_name:
             shown = quoted(value) if isinstance(value, str) else shortened(json.dumps(value))
-            raise ma.ValidationError(f"{shown} is not {self.noun}; expected one of "
-                                     f"{', '.join(self.by_name)}")
+            raise ma.ValidationError(self.not_one_of(value=shown,
+                                                     expected=tuple(self.by_name)))
         return self.by_name[value]
 
     def _serialize(self, value: int | None, attr: str | None, obj: Any,
@@ -134,6 +167,7 @@ class Tagged(ma.fields.Field):
         # fields, which cost a fifth of a /score call when done for every challenge.
         self.instances = {kind: schema() for kind, schema in self.schemas.items()}
         self.noun = noun
+        self.not_one_of, self.give_the = not_one_of(noun), give_the(noun)
         self.tag = tag
         self.oneof = oneof
         super().__init__(metadata={"component": component, **kwargs.pop("metadata", {})},
@@ -142,13 +176,13 @@ class Tagged(ma.fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
                      **kwargs: Any) -> Any:
         if not isinstance(value, Mapping):
-            raise ma.ValidationError("expected a JSON object")
+            raise ma.ValidationError(EXPECTED_OBJECT())
         kind = value.get(self.tag)
         if not isinstance(kind, str) or kind not in self.schemas:
-            choices = ", ".join(self.schemas)
-            message = (f"{quoted(kind)} is not {self.noun}" if isinstance(kind, str)
-                       else f"give the {self.noun.split(' ', 1)[-1]}")  # drop "a"/"an"
-            raise ma.ValidationError({self.tag: [f"{message}; expected one of {choices}"]})
+            choices = tuple(self.schemas)
+            message = (self.not_one_of(value=quoted(kind), expected=choices)
+                       if isinstance(kind, str) else self.give_the(expected=choices))
+            raise ma.ValidationError({self.tag: [message]})
         return self.instances[kind].load(value)  # its ValidationError nests under this field
 
     def _serialize(self, value: Message | None, attr: str | None, obj: Any,

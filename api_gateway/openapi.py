@@ -40,6 +40,7 @@ from werkzeug.exceptions import NotFound
 
 from .fields import AnswerSchema, Component, ProtoEnum, Tagged
 from .problems import PROBLEM_CONTENT_TYPE
+from .wording import ParamsField, code_table, templates_of
 
 DESCRIPTION = """\
 A stateless rules referee for tabletop games: Downtown Farmers Market and Foxglove Farm.
@@ -76,8 +77,11 @@ class FieldErrorSchema(AnswerSchema):
         "description": "RFC 6901 JSON Pointer into the request body, e.g. /grid/1/2/0 "
                        "(empty for the whole body)"})
     detail = ma.fields.String(required=True, metadata={
-        "description": "what is wrong there, for people; a request's value is quoted cut "
-                       "to 60 characters"})
+        "description": "what is wrong there, for people (in the Accept-Language's "
+                       "language); a request's value is quoted cut to 60 characters"})
+    code = ma.fields.String(required=True, metadata={
+        "description": "the sentence, for machines: a stable name (ProblemCode)"})
+    params = ParamsField()
 
 
 class ProblemSchema(AnswerSchema):
@@ -182,6 +186,16 @@ class Plugin(MarshmallowPlugin):
 def problem_response(spec: APISpec) -> dict[str, Any]:
     """The one response every error is documented with: problem+json, :class:`ProblemSchema`."""
     spec.components.schema("FieldError", schema=FieldErrorSchema)
+    problems = templates_of("problem")  # all declared by now: the app is built
+    spec.components.schema("ProblemCode", component={
+        "type": "string", "enum": sorted({made.code for made in problems}),
+        "description": "What a 422 detail says, for machines, worded with its `params` "
+                       "(INVALID_VALUE: words no code of their own names yet, in "
+                       f"`params.message`).\n\n{code_table(problems)}"})
+    field_error = spec.components.schemas["FieldError"]
+    field_error["properties"]["code"] = {
+        "$ref": "#/components/schemas/ProblemCode",
+        "description": field_error["properties"]["code"]["description"]}
     spec.components.schema("Problem", schema=ProblemSchema)
     return {"description": "An error, as RFC 9457 problem details",
             "content": {PROBLEM_CONTENT_TYPE: {

@@ -20,12 +20,43 @@ from flask import Request
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from tabletop_rules.problems import Path, json_pointer, quoted
+from tabletop_rules.messages import Sentence, template
+from tabletop_rules.problems import Path, json_pointer, quoted, worded
 
-from .problems import FieldProblem, invalid_request, malformed_body, unsupported_media_type
+from .fields import EXPECTED_OBJECT
+from .problems import (
+    FieldProblem,
+    answer_template,
+    invalid_request,
+    malformed_body,
+    unsupported_media_type,
+)
 
 MAX_JSON_DEPTH = 64
 """No contract body nests deeper; anything deeper is refused before it is parsed."""
+
+LONE_SURROGATE = template(
+    "LONE_SURROGATE", "a lone UTF-16 surrogate is not a character (escape a character "
+    "outside the BMP as a pair)")
+LONE_SURROGATE_KEY = template(
+    "LONE_SURROGATE_KEY", "a key of this object holds a lone UTF-16 surrogate, which is not "
+    "a character")
+NO_CONTENT_TYPE = answer_template(
+    "NO_CONTENT_TYPE", "Send the body as JSON with Content-Type: application/json (got no "
+    "content type).")
+NOT_JSON_TYPE = answer_template(
+    "NOT_JSON_TYPE", "Send the body as JSON with Content-Type: application/json (got "
+    "{value}).")
+NOT_UTF8_CHARSET = answer_template("NOT_UTF8_CHARSET", "Send JSON in UTF-8 (got charset {value}).")
+CONTENT_CODING = answer_template(
+    "CONTENT_CODING", "Send the body without a content coding (got Content-Encoding {value}).")
+NOT_UTF8 = answer_template("NOT_UTF8", "The body is not valid UTF-8.")
+EMPTY_BODY = answer_template("EMPTY_BODY", "The body is empty; send a JSON object.")
+TOO_DEEP = answer_template("TOO_DEEP", "The JSON nests deeper than {limit} levels.")
+NOT_JSON = answer_template("NOT_JSON", "The body is not valid JSON: {error}.")
+SURROGATES_FOUND = answer_template(
+    "SURROGATES_FOUND", "The JSON holds a lone UTF-16 surrogate, which is no character; see "
+    "errors for where.")
 
 
 def _reject_constant(name: str) -> NoReturn:
@@ -64,15 +95,13 @@ def _lone_surrogates(value: Any, path: Path = ()) -> list[FieldProblem]:
     pair): no character, and no UTF-8 can carry it. A key holding one is reported at its
     object (the key itself cannot be written in a pointer)."""
     if isinstance(value, str):
-        return ([FieldProblem(json_pointer(path), "a lone UTF-16 surrogate is not a "
-                              "character (escape a character outside the BMP as a pair)")]
+        return ([FieldProblem(json_pointer(path), LONE_SURROGATE())]
                 if _SURROGATE.search(value) else [])
     if isinstance(value, dict):
         found: list[FieldProblem] = []
         for key, item in value.items():
             if _SURROGATE.search(key):
-                found.append(FieldProblem(json_pointer(path), "a key of this object holds a "
-                                          "lone UTF-16 surrogate, which is not a character"))
+                found.append(FieldProblem(json_pointer(path), LONE_SURROGATE_KEY()))
             else:
                 found.extend(_lone_surrogates(item, (*path, key)))
         return found
@@ -88,18 +117,15 @@ def _check_declared_json(request: Request) -> None:
     if environ.get("CONTENT_TYPE") == "application/json" and "HTTP_CONTENT_ENCODING" not in environ:
         return  # what most clients send, and right: no header to parse
     if not request.mimetype:
-        raise malformed_body("Send the body as JSON with Content-Type: application/json "
-                             "(got no content type).")
+        raise malformed_body(NO_CONTENT_TYPE())
     if not request.is_json:
-        raise unsupported_media_type("Send the body as JSON with Content-Type: "
-                                     f"application/json (got {quoted(request.mimetype)}).")
+        raise unsupported_media_type(NOT_JSON_TYPE(value=quoted(request.mimetype)))
     charset = request.mimetype_params.get("charset", "utf-8").lower()
     if charset not in ("utf-8", "utf8"):
-        raise unsupported_media_type(f"Send JSON in UTF-8 (got charset {quoted(charset)}).")
+        raise unsupported_media_type(NOT_UTF8_CHARSET(value=quoted(charset)))
     coding = request.headers.get("Content-Encoding", "identity").strip().lower()
     if coding != "identity":
-        raise unsupported_media_type("Send the body without a content coding (got "
-                                     f"Content-Encoding {quoted(coding)}).")
+        raise unsupported_media_type(CONTENT_CODING(value=quoted(coding)))
 
 
 _BODY = "referee.body"
@@ -135,18 +161,17 @@ def _parse_json(raw: bytes) -> Any:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise malformed_body("The body is not valid UTF-8.") from None
+        raise malformed_body(NOT_UTF8()) from None
     if not text.strip():
-        raise malformed_body("The body is empty; send a JSON object.")
+        raise malformed_body(EMPTY_BODY())
     if _nesting_depth_exceeds(text, MAX_JSON_DEPTH):
-        raise malformed_body(f"The JSON nests deeper than {MAX_JSON_DEPTH} levels.")
+        raise malformed_body(TOO_DEEP(limit=MAX_JSON_DEPTH))
     try:
         document = json.loads(text, parse_constant=_reject_constant)
     except ValueError as error:
-        raise malformed_body(f"The body is not valid JSON: {error}.") from None
+        raise malformed_body(NOT_JSON(error=str(error))) from None
     if _SURROGATE_ESCAPE.search(text) and (where := _lone_surrogates(document)):
-        raise malformed_body("The JSON holds a lone UTF-16 surrogate, which is no "
-                             "character; see errors for where.", where)
+        raise malformed_body(SURROGATES_FOUND(), where)
     return document
 
 
@@ -199,19 +224,36 @@ def pointers(messages: Any, path: tuple[str | int, ...] = ()) -> list[FieldProbl
     return [FieldProblem(json_pointer(path), _humane(str(messages)))]
 
 
+UNKNOWN_FIELD = template("UNKNOWN_FIELD",
+                         "not a field here; check the spelling against the API reference")
+REQUIRED = template("REQUIRED", "this field is required")
+NOT_NULL = template("NOT_NULL", "may not be null")
+EXPECTED_WHOLE_NUMBER = template("EXPECTED_WHOLE_NUMBER", "expected a whole number")
+EXPECTED_ARRAY = template("EXPECTED_ARRAY", "expected a JSON array")
+EXPECTED_STRING = template("EXPECTED_STRING", "expected a string")
+EXPECTED_BOOLEAN = template("EXPECTED_BOOLEAN", "expected true or false")
+
+_MARSHMALLOW = {
+    "Unknown field.": UNKNOWN_FIELD,
+    "Missing data for required field.": REQUIRED,
+    "Field may not be null.": NOT_NULL,
+    "Invalid input type.": EXPECTED_OBJECT,
+    "Not a valid integer.": EXPECTED_WHOLE_NUMBER,
+    "Not a valid list.": EXPECTED_ARRAY,
+    "Not a valid string.": EXPECTED_STRING,
+    "Not a valid mapping type.": EXPECTED_OBJECT,
+    "Not a valid boolean.": EXPECTED_BOOLEAN,
+}
+"""marshmallow's few terse messages, and the templates saying them the way the rest of
+our messages are."""
+
+
 def _humane(message: str) -> str:
-    """marshmallow's few terse messages, said the way the rest of our messages are."""
-    return {
-        "Unknown field.": "not a field here; check the spelling against the API reference",
-        "Missing data for required field.": "this field is required",
-        "Field may not be null.": "may not be null",
-        "Invalid input type.": "expected a JSON object",
-        "Not a valid integer.": "expected a whole number",
-        "Not a valid list.": "expected a JSON array",
-        "Not a valid string.": "expected a string",
-        "Not a valid mapping type.": "expected a JSON object",
-        "Not a valid boolean.": "expected true or false",
-    }.get(message, message)
+    """A message as a Sentence: ours already is; marshmallow's said our way."""
+    if isinstance(message, Sentence):
+        return message
+    known = _MARSHMALLOW.get(message)
+    return known() if known is not None else worded(message)
 
 
 class ProblemParser(FlaskParser):

@@ -14,7 +14,9 @@ from typing import Any
 from flask import Response, current_app, json
 from werkzeug.exceptions import HTTPException
 
-from tabletop_rules.problems import quantity
+from tabletop_rules.messages import Params, Sentence, Template, template
+
+from .i18n import say
 
 log = logging.getLogger(__name__)
 
@@ -23,13 +25,26 @@ PROBLEM_CONTENT_TYPE = "application/problem+json"
 
 @dataclass(frozen=True)
 class FieldProblem:
-    """One problem in the request body: a JSON Pointer and what is wrong there."""
+    """One problem in the request body: a JSON Pointer, what is wrong there (English),
+    and its ``code`` and ``params``: ``detail`` a Sentence carries them
+    (:mod:`tabletop_rules.messages`), or the engine sent them."""
 
     pointer: str
     detail: str
+    code: str = ""
+    params: Params = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, str]:
-        return {"pointer": self.pointer, "detail": self.detail}
+    def __post_init__(self) -> None:
+        if not self.code and isinstance(self.detail, Sentence):
+            object.__setattr__(self, "code", self.detail.code)
+            object.__setattr__(self, "params", self.detail.params)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pointer": self.pointer,
+                "detail": say(self.code, self.params, fallback=self.detail),
+                "code": self.code,
+                "params": {name: list(value) if type(value) is tuple else value
+                           for name, value in self.params.items()}}
 
 
 @dataclass
@@ -46,9 +61,9 @@ class ProblemError(Exception):
     def response(self) -> Response:
         body: dict[str, Any] = {
             "type": current_app.config["PROBLEM_TYPE_BASE"] + self.slug,
-            "title": self.title,
+            "title": _worded(self.title),
             "status": self.status,
-            "detail": self.detail,
+            "detail": _worded(self.detail),
         }
         if self.errors:
             body["errors"] = [e.to_json() for e in self.errors]
@@ -56,22 +71,47 @@ class ProblemError(Exception):
                         content_type=PROBLEM_CONTENT_TYPE)
 
 
+def _worded(text: str) -> str:
+    """A title or detail in the request's language (a Sentence's code says which)."""
+    if isinstance(text, Sentence):
+        return say(text.code, text.params, fallback=text)
+    return text
+
+
+def answer_template(code: str, english: str) -> Template:
+    """The template of a problem's title or detail (not a 422 entry's)."""
+    return template(code, english, kind="answer")
+
+
+INVALID_REQUEST = answer_template("TITLE_INVALID_REQUEST", "Invalid request")
+PROBLEMS_FOUND = answer_template("PROBLEMS_IN_BODY",
+                                 "{count:# problem|# problems} in the request body")
+MALFORMED_BODY = answer_template("TITLE_MALFORMED_BODY", "Malformed request body")
+UNSUPPORTED_MEDIA_TYPE = answer_template("TITLE_UNSUPPORTED_MEDIA_TYPE",
+                                         "Unsupported media type")
+BODY_TOO_LARGE = answer_template(
+    "BODY_TOO_LARGE", "The request body is larger than the limit of {limit} bytes.")
+INTERNAL_ERROR = answer_template("TITLE_INTERNAL_ERROR", "Internal error")
+REFEREE_FAILED = answer_template(
+    "REFEREE_FAILED", "The referee failed to answer; the error has been logged.")
+
+
 def invalid_request(errors: list[FieldProblem]) -> ProblemError:
     """422: JSON that breaks the contract, one entry per problem."""
-    return ProblemError(422, "invalid-request", "Invalid request",
-                        f"{quantity(len(errors), 'problem')} in the request body", errors)
+    return ProblemError(422, "invalid-request", INVALID_REQUEST(),
+                        PROBLEMS_FOUND(count=len(errors)), errors)
 
 
 def malformed_body(detail: str, errors: list[FieldProblem] | None = None) -> ProblemError:
     """400: a body that is not JSON, or not declared as JSON; ``errors`` say where, when
     a place in the JSON can be named."""
-    return ProblemError(400, "malformed-body", "Malformed request body", detail, errors or [])
+    return ProblemError(400, "malformed-body", MALFORMED_BODY(), detail, errors or [])
 
 
 def unsupported_media_type(detail: str) -> ProblemError:
     """415: a body declared as something else than JSON (another media type, charset or
     content coding)."""
-    return ProblemError(415, "unsupported-media-type", "Unsupported media type", detail,
+    return ProblemError(415, "unsupported-media-type", UNSUPPORTED_MEDIA_TYPE(), detail,
                         headers={"Accept-Post": "application/json"})
 
 
@@ -88,7 +128,7 @@ def from_http_exception(error: HTTPException) -> ProblemError:
     headers = {}
     if status == 413:
         limit = current_app.config["MAX_CONTENT_LENGTH"]
-        detail = f"The request body is larger than the limit of {limit} bytes."
+        detail = BODY_TOO_LARGE(limit=limit)
     if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
         headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
     return ProblemError(status, _HTTP_SLUGS.get(status, "http-error"), error.name, detail,
@@ -98,5 +138,4 @@ def from_http_exception(error: HTTPException) -> ProblemError:
 def unexpected(error: Exception) -> ProblemError:
     """A bug: logged with its traceback, answered without one."""
     log.exception("unexpected error", exc_info=error)
-    return ProblemError(500, "internal-error", "Internal error",
-                        "The referee failed to answer; the error has been logged.")
+    return ProblemError(500, "internal-error", INTERNAL_ERROR(), REFEREE_FAILED())

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import marshmallow as ma
 
+from tabletop_rules.downtown_farmers_market import Reason as DowntownFarmersMarketReason
+from tabletop_rules.foxglove_farm.reasons import Reason as FoxgloveFarmReason
+
 from .fields import AnswerSchema
+from .wording import ParamsField, code_field, templates_of
 
 
 class ViolationSchema(AnswerSchema):
@@ -18,3 +22,9 @@ class ViolationSchema(AnswerSchema):
     pointer = ma.fields.String(required=True, metadata={
         "description": "JSON Pointer into the request to the move, or the part of it, that "
                        "breaks the rule"})
+    code = code_field("ViolationCode", (
+        "What a violation's message says, for machines: the violation's `reason`, the "
+        "sentence of each game worded with the violation's `params`. Downtown Farmers "
+        f"Market: {', '.join(DowntownFarmersMarketReason)}. Foxglove Farm: "
+        f"{', '.join(FoxgloveFarmReason)}."), templates_of("violation"), required=True)
+    params = ParamsField()

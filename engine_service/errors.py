@@ -19,8 +19,7 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from tabletop_rules.messages import template
-from tabletop_rules.problems import InvalidInputError, quantity
+from tabletop_rules.problems import MORE_PROBLEMS, InvalidInputError, quantity, worded
 
 from .wording import bad_request_params, code_of
 
@@ -38,17 +37,12 @@ transcription with more problems than this is better fixed from the top and sent
 and the answer stays far below the gateway channel's metadata limit."""
 
 
-MORE_PROBLEMS = template(
-    "MORE_PROBLEMS", "{count:# more problem|# more problems} found but not listed (at most "
-    "{limit} are); fix these and send the request again")
-
-
 def invalid_argument_status(error: InvalidInputError) -> grpc.Status:
     """The rich INVALID_ARGUMENT status for ``error``, one field violation per problem:
     its pointer, words and code (``reason``), and beside the ``google.rpc.BadRequest`` a
     ``referee.common.v1.BadRequestParams`` with each one's params, in the same order."""
     shown = error.problems[:MAX_REPORTED_PROBLEMS]
-    texts = [p.message for p in shown]
+    texts = [worded(p.message) for p in shown]
     fields = [p.pointer for p in shown]
     count = len(error.problems)
     if count > len(shown):

@@ -105,6 +105,9 @@ class Template:
     key: str
     derive: Derive | None = None
     part: bool = False
+    kind: str = "problem"
+    """What says it: an ``explanation`` (a score's), a ``violation`` (a move's, its code
+    the reason), a ``problem`` (a request's, a 422 detail) or a ``part`` of another."""
     renderings: dict[str, Rendering] = field(default_factory=dict, repr=False, compare=False)
     """Its text compiled (:func:`_compiled`), by language tag, once."""
 
@@ -131,10 +134,12 @@ TEMPLATES: dict[str, Template] = {}
 
 
 def template(code: str, english: str, *, namespace: str = "", derive: Derive | None = None,
-             part: bool = False) -> Template:
-    """Declare (once) and register the template for ``code``."""
+             part: bool = False, kind: str = "") -> Template:
+    """Declare (once) and register the template for ``code``: a ``problem``'s unless
+    ``kind`` says otherwise, a ``violation``'s when it has a ``namespace``."""
     key = f"{namespace}:{code}" if namespace else code
-    made = Template(code, english, key, derive, part)
+    kind = "part" if part else kind or ("violation" if namespace else "problem")
+    made = Template(code, english, key, derive, part, kind)
     known = TEMPLATES.get(key)
     if known is not None and (known.english, known.derive) != (english, derive):
         raise ValueError(f"template {key} is declared twice, differently")
@@ -340,7 +345,9 @@ def _step(step: str, language: Language) -> Callable[[Any, Mapping[str, Any]], A
         return lambda value, values: SEPARATOR.join(
             [_wording(LABEL, language)({"building": value[k], "row": value[k + 1],
                                         "col": value[k + 2]}) for k in range(0, len(value), 3)])
-    return lambda value, values: language.filter(name, _text(value))
+    return lambda value, values: ([language.filter(name, str(item)) for item in value]
+                                  if isinstance(value, tuple | list)
+                                  else language.filter(name, _text(value)))
 
 
 def _each(value: Any, term: Callable[[str, int], str], n: int) -> Any:

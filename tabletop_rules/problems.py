@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .messages import Sentence, template
+
 PathPart = str | int
 Path = tuple[PathPart, ...]
 
@@ -79,3 +81,16 @@ class InvalidInputError(ValueError):
     def under(self, *prefix: PathPart) -> InvalidInputError:
         """The same error with every path nested under ``prefix``."""
         return InvalidInputError([p.under(*prefix) for p in self.problems])
+
+
+MORE_PROBLEMS = template(
+    "MORE_PROBLEMS", "{count:# more problem|# more problems} found but not listed (at most "
+    "{limit} are); fix these and send the request again")
+INVALID_VALUE = template("INVALID_VALUE", "{message}")
+"""A problem no template of its own words yet: its code says so, its words are the
+``message`` param."""
+
+
+def worded(message: str) -> Sentence:
+    """``message`` as a Sentence: itself, or an :data:`INVALID_VALUE` one."""
+    return message if isinstance(message, Sentence) else INVALID_VALUE(message=message)

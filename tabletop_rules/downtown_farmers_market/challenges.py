@@ -139,52 +139,52 @@ def _sets_shown(params: Params, say: Say) -> dict[str, str]:
 
 EXACT_COUNT_MET = template(
     "DFM_EXACT_COUNT_MET", "Needs {wanted}, and so it is: met, {points:# point|# points}",
-    derive=_wanted)
+    derive=_wanted, kind="explanation")
 EXACT_COUNT_NOT_MET = template(
     "DFM_EXACT_COUNT_NOT_MET", "Needs {wanted}; {found}: not met, 0 points",
-    derive=_exact_found)
+    derive=_exact_found, kind="explanation")
 FORBIDDEN_MET = template(
-    "DFM_FORBIDDEN_MET", "No {ingredients:term,or} on the line: met, {points:# point|# points}")
+    "DFM_FORBIDDEN_MET", "No {ingredients:term,or} on the line: met, {points:# point|# points}", kind="explanation")
 FORBIDDEN_BROKEN = template(
     "DFM_FORBIDDEN_BROKEN", "No {ingredients:term,or} allowed; {found}: not met, 0 points",
-    derive=_forbidden_found)
+    derive=_forbidden_found, kind="explanation")
 CHOICE_MET = template(
     "DFM_EXACT_COUNT_ANY_MET",
     "One ingredient of your choice exactly {count:times}; {ingredients:term,and} "
-    "{ingredients:appears|appear} {count:times}: met, {points:# point|# points}")
+    "{ingredients:appears|appear} {count:times}: met, {points:# point|# points}", kind="explanation")
 CHOICE_NOT_MET = template(
     "DFM_EXACT_COUNT_ANY_NOT_MET",
     "One ingredient of your choice exactly {count:times}; no ingredient appears "
-    "{count:times}: not met, 0 points")
+    "{count:times}: not met, 0 points", kind="explanation")
 TOTAL_MET = template(
     "DFM_EXACT_TOTAL_MET", "Needs exactly {count} ingredients in all; the line holds "
-    "{total}: met, {points:# point|# points}")
+    "{total}: met, {points:# point|# points}", kind="explanation")
 TOTAL_NOT_MET = template(
     "DFM_EXACT_TOTAL_NOT_MET", "Needs exactly {count} ingredients in all; the line holds "
-    "{total}: not met, 0 points")
+    "{total}: not met, 0 points", kind="explanation")
 ALL_SIX_MET = template(
-    "DFM_ONE_OF_EACH_MET", "All six ingredients appear: met, {points:# point|# points}")
+    "DFM_ONE_OF_EACH_MET", "All six ingredients appear: met, {points:# point|# points}", kind="explanation")
 ALL_SIX_NOT_MET = template(
     "DFM_ONE_OF_EACH_NOT_MET", "Needs all six ingredients; {missing:term,and} "
-    "{missing:is|are} missing: not met, 0 points")
+    "{missing:is|are} missing: not met, 0 points", kind="explanation")
 MAJORITY_MET = template(
     "DFM_MAJORITY_MET", "A majority of {ingredient:term}: {ingredient:term} appears "
-    "{count:times}, more than any other ingredient: met, {points:# point|# points}")
+    "{count:times}, more than any other ingredient: met, {points:# point|# points}", kind="explanation")
 MAJORITY_ABSENT = template(
     "DFM_MAJORITY_ABSENT", "A majority of {ingredient:term}: there is no {ingredient:term} on "
-    "the line: not met, 0 points")
+    "the line: not met, 0 points", kind="explanation")
 MAJORITY_TIED = template(
     "DFM_MAJORITY_TIED", "A majority of {ingredient:term}: {ingredient:term} and "
-    "{rival:term} both appear {count:times}, and a tie is no majority: not met, 0 points")
+    "{rival:term} both appear {count:times}, and a tie is no majority: not met, 0 points", kind="explanation")
 MAJORITY_BEATEN = template(
     "DFM_MAJORITY_BEATEN", "A majority of {ingredient:term}: {ingredient:term} appears "
-    "{count:times} but {rival:term} {rival_count:times}: not met, 0 points")
+    "{count:times} but {rival:term} {rival_count:times}: not met, 0 points", kind="explanation")
 PER_SET_MET = template(
     "DFM_PER_SET_MET", "{set_points:# point|# points} per {shown}; {formed:# set|# sets} "
-    "formed: met, {points:# point|# points}", derive=_sets_shown)
+    "formed: met, {points:# point|# points}", derive=_sets_shown, kind="explanation")
 PER_SET_NOT_MET = template(
     "DFM_PER_SET_NOT_MET", "{set_points:# point|# points} per {shown}; "
-    "{formed:# set|# sets} formed: not met, 0 points", derive=_sets_shown)
+    "{formed:# set|# sets} formed: not met, 0 points", derive=_sets_shown, kind="explanation")
 
 
 class Challenge(Protocol):

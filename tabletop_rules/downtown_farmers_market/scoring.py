@@ -18,13 +18,13 @@ _INDICES = range(GRID_SIZE)
 _AT = {ingredient: k for k, ingredient in enumerate(INGREDIENTS)}
 
 YOUNG_SHOPPER_EMPTY = template(
-    "DFM_YOUNG_SHOPPER_EMPTY", "No ingredients on the line yet: 0 points")
+    "DFM_YOUNG_SHOPPER_EMPTY", "No ingredients on the line yet: 0 points", kind="explanation")
 YOUNG_SHOPPER = template(
     "DFM_YOUNG_SHOPPER", "Most frequent ingredient: {ingredient:term}, "
-    "{count:# time|# times}: {count:# point|# points}")
+    "{count:# time|# times}: {count:# point|# points}", kind="explanation")
 YOUNG_SHOPPER_TIED = template(
     "DFM_YOUNG_SHOPPER_TIED", "Most frequent ingredient: {ingredient:term}, "
-    "{count:# time|# times} (tied with {tied:term}, counted once): {count:# point|# points}")
+    "{count:# time|# times} (tied with {tied:term}, counted once): {count:# point|# points}", kind="explanation")
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,31 +32,31 @@ def _named(params: Params, say: Say) -> dict[str, str]:
 
 
 END_GAME = template(
-    "FF_END_GAME", "{building} at row {row}, col {col}: {effects}: {points:# point|# points}")
+    "FF_END_GAME", "{building} at row {row}, col {col}: {effects}: {points:# point|# points}", kind="explanation")
 """An entry's sentence: its effects' sentences (``effects``) joined by :data:`EFFECTS_JOINED`."""
 EFFECTS_JOINED = part("FF_PART_EFFECTS_JOINED", "; ")
 GAIN_PER_HELD = template(
     "FF_GAIN_PER_HELD", "{held} {good:term=held} here, {each} per {good:term}: "
-    "{times} × {each} = {points}")
+    "{times} × {each} = {points}", kind="explanation")
 GAIN_PER_HELD_GROUP = template(
     "FF_GAIN_PER_HELD_GROUP", "{held} {good:term=held} here, {each} per {per} "
-    "{good:term=per}: {times} × {each} = {points}")
+    "{good:term=per}: {times} × {each} = {points}", kind="explanation")
 BONUS_IF_HELD = template(
-    "FF_BONUS_IF_HELD", "{bonus} more for holding {at_least} {good:term=at_least}")
+    "FF_BONUS_IF_HELD", "{bonus} more for holding {at_least} {good:term=at_least}", kind="explanation")
 BONUS_IF_HELD_NOT_MET = template(
     "FF_BONUS_IF_HELD_NOT_MET", "{bonus} more for holding {at_least} {good:term=at_least} "
-    "(not met: {held})")
+    "(not met: {held})", kind="explanation")
 COMMUNITY_CENTRE = template(
     "FF_COMMUNITY_CENTRE", "{count:# building|# buildings} reached through trail tiles "
-    "only{named}, {each} each", derive=_named)
+    "only{named}, {each} each", derive=_named, kind="explanation")
 GUILDHALL = template(
     "FF_GUILDHALL", "{count:# surrounding building|# surrounding buildings} with a "
-    "processing effect{named}, {each} each", derive=_named)
+    "processing effect{named}, {each} each", derive=_named, kind="explanation")
 GUILDHALL_CAPPED = template(
     "FF_GUILDHALL_CAPPED", "{count:# surrounding building|# surrounding buildings} with a "
-    "processing effect{named}, {each} each, at most {most}", derive=_named)
+    "processing effect{named}, {each} each, at most {most}", derive=_named, kind="explanation")
 SCORES_NOTHING = template(
-    "FF_SCORES_NOTHING", "{kind} scores nothing at the end of the game")
+    "FF_SCORES_NOTHING", "{kind} scores nothing at the end of the game", kind="explanation")
 
 
 @dataclass(frozen=True, slots=True)

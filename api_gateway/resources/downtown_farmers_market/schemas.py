@@ -50,6 +50,7 @@ from ...fields import (
     whole_number,
 )
 from ...violations import ViolationSchema
+from ...wording import ParamsField, code_field, templates_of
 
 INGREDIENT_NOUN = "an ingredient"
 
@@ -348,6 +349,35 @@ def count(description: str | None = None) -> ma.fields.Integer:
         "minimum": 0, **({"description": description} if description else {})})
 
 
+class CountedCellSchema(AnswerSchema):
+    """A cell whose ingredients counted toward a line's verdict."""
+
+    row = ma.fields.Integer(required=True, metadata={"description": "0 is the top row",
+                                                     **limits(*LINE)})
+    col = ma.fields.Integer(required=True, metadata={"description": "0 is the left column",
+                                                     **limits(*LINE)})
+    ingredients = ingredient_list(required=True, metadata={
+        "description": "the ingredients of the cell's tile that counted",
+        "minItems": 1, "maxItems": MAX_TILE_INGREDIENTS})
+
+
+class IngredientSetField(ma.fields.List):
+    """A set of ingredients an answer names (``IngredientSet``), as a list."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(ingredient(), metadata={"minItems": 1,
+                                                 "maxItems": MAX_LINE_INGREDIENTS}, **kwargs)
+
+    def _serialize(self, value: board_pb2.IngredientSet | None, attr: str | None, obj: Any,
+                   **kwargs: Any) -> list[str] | None:
+        return None if value is None else super()._serialize(value.ingredients, attr, obj,
+                                                              **kwargs)
+
+    def compiled_dump(self, compiler: Compiler) -> Dump:
+        ingredients = compiler.serializer(self, ma.fields.List)
+        return lambda value: None if value is None else ingredients(value.ingredients)
+
+
 class LineScoreSchema(AnswerSchema):
     """One row or column: whether its challenge is met, its points, and why."""
 
@@ -360,6 +390,30 @@ class LineScoreSchema(AnswerSchema):
         "description": "why, for the players"})
     rule = ma.fields.String(required=True, metadata={
         "description": "the ruling applied, e.g. DFM-R1"})
+    code = code_field("LineExplanationCode", (
+        "What a line's explanation says, for machines: one code per sentence, worded with "
+        "the line's `params`."), templates_of("explanation", None, "DFM_"), required=True)
+    params = ParamsField()
+    cells = ma.fields.List(ma.fields.Nested(CountedCellSchema), required=True, metadata={
+        "description": "the cells whose ingredients counted toward the verdict, along the "
+                       "line, each with the ingredients of its tile that counted (exact_count: "
+                       "the listed ingredients; forbidden: those present; exact_count_any: "
+                       "the chosen one; exact_total and one_of_each: all; majority: the "
+                       "challenge's ingredient and its rival; per_set: those the sets formed "
+                       "use; young_shopper: the most frequent one)",
+        "maxItems": GRID_SIZE})
+    chosen_ingredient = ingredient(required=True, allow_none=True, metadata={
+        "description": "exact_count_any: the ingredient of the player's choice (the first "
+                       "of the six appearing exactly `count` times); young_shopper: the most "
+                       "frequent ingredient, counted; null otherwise"})
+    majority_ingredient = ingredient(required=True, allow_none=True, metadata={
+        "description": "majority: the ingredient the line shows strictly more often than "
+                       "every other (DFM-R1), which may be another than the challenge's; null "
+                       "when none does, and for other challenges"})
+    sets_formed = ma.fields.List(IngredientSetField(), required=True, metadata={
+        "description": "per_set: each set formed, once for each time (their number times "
+                       "the points per set is `points`); empty otherwise",
+        "maxItems": MAX_LINE_INGREDIENTS})
 
 
 class ScoreSchema(AnswerSchema):

@@ -18,6 +18,7 @@ from google.protobuf import json_format, struct_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from referee.foxglove_farm.v1 import planning_pb2, scoring_pb2, town_pb2, transport_pb2
 from tabletop_rules.foxglove_farm.catalog import MAX_DEFINITIONS
+from tabletop_rules.messages import template
 from tabletop_rules.foxglove_farm.model import MAX_SCORE_TRACK
 from tabletop_rules.foxglove_farm.town import MAX_COORDINATE, MAX_GOODS_COUNT, MAX_TILES
 from tabletop_rules.foxglove_farm.transcription import MAX_BUILDING_ID_LENGTH
@@ -37,6 +38,7 @@ from ...fields import (
     whole_number,
 )
 from ...violations import ViolationSchema
+from ...wording import ParamsField, code_field, templates_of
 
 MAX_CATALOG_DEPTH = 16
 """No catalog definition nests deeper (the deepest, an effect's ``one_of``, needs 6)."""
@@ -134,13 +136,23 @@ def _whole_numbers(value: Any) -> Any:
     return value
 
 
+CATALOG_TOO_DEEP = template(
+    "CATALOG_TOO_DEEP", "nested more than {limit} levels deep in the catalog; no definition "
+    "is (see docs/foxglove-catalog.md)")
+NUMBER_TOO_BIG = template("NUMBER_TOO_BIG", "must be from {min} to {max}")
+EXPECTED_CATALOG = template("EXPECTED_CATALOG",
+                            "expected a JSON object of building definitions by id")
+BUILDING_OR_TRAIL = template(
+    "BUILDING_OR_TRAIL", 'a tile has either "building" (a building id) or "trail" (its open '
+    'sides), not both')
+
+
 def _unfit(value: Any, depth: int) -> Any:
     """What in ``value`` a Struct cannot carry, as marshmallow's nested messages, or None."""
     if isinstance(value, dict | list) and depth > MAX_CATALOG_DEPTH:
-        return [f"nested more than {MAX_CATALOG_DEPTH} levels deep in the catalog; no "
-                "definition is (see docs/foxglove-catalog.md)"]
+        return [CATALOG_TOO_DEEP(limit=MAX_CATALOG_DEPTH)]
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_EXACT_INTEGER:
-        return [f"must be from {-MAX_EXACT_INTEGER} to {MAX_EXACT_INTEGER}"]
+        return [NUMBER_TOO_BIG(min=-MAX_EXACT_INTEGER, max=MAX_EXACT_INTEGER)]
     items = value.items() if isinstance(value, dict) else \
         enumerate(value) if isinstance(value, list) else ()
     found = {key: problem for key, item in items
@@ -164,7 +176,7 @@ class CatalogField(ma.fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
                      **kwargs: Any) -> struct_pb2.Struct:
         if not isinstance(value, dict):
-            raise ma.ValidationError("expected a JSON object of building definitions by id")
+            raise ma.ValidationError(EXPECTED_CATALOG())
         unfit = _unfit(value, 1)
         if unfit is not None:
             raise ma.ValidationError(unfit)
@@ -233,8 +245,7 @@ class TownTileSchema(ma.Schema):
     @ma.validates_schema
     def one_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
         if "building" in data and "trail" in data:
-            raise ma.ValidationError('a tile has either "building" (a building id) or '
-                                     '"trail" (its open sides), not both')
+            raise ma.ValidationError(BUILDING_OR_TRAIL())
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> town_pb2.Tile:
@@ -343,6 +354,46 @@ def count(description: str | None = None) -> ma.fields.Integer:
     return answered_int(description, minimum=0)
 
 
+def end_game_code() -> ma.fields.String:
+    return code_field("EndGameExplanationCode", (
+        "What an end-game explanation says, for machines, worded with its `params`. An "
+        "entry's is FF_END_GAME, whose `{effects}` are its effects' explanations joined by "
+        "\"; \"; each effect's is its own."), templates_of("explanation", None, "FF_"),
+        required=True)
+
+
+class CountedTileSchema(AnswerSchema):
+    """A tile an end-game effect counted."""
+
+    row = answered_int(**limits(*COORDINATE))
+    col = answered_int(**limits(*COORDINATE))
+    building = ma.fields.String(required=True, metadata={"description": "the building's id"})
+    via = ma.fields.List(ma.fields.Function(lambda p: [p.row, p.col]), required=True,
+                         metadata={"description": (
+        "for a building reached along trails (FF-R6): the trail tiles of a shortest way "
+        "to it as [row, col], from the counting building's side on; empty otherwise"),
+        "items": {"type": "array", "items": {"type": "integer"}, "minItems": 2,
+                  "maxItems": 2}, "maxItems": MAX_TILES})
+
+
+class EndGameEffectSchema(AnswerSchema):
+    """What one end-game effect scores, why, and the tiles it counted."""
+
+    kind = ma.fields.String(required=True, metadata={
+        "description": "the effect's kind, e.g. per_building_via_trails"})
+    points = answered_int()
+    explanation = ma.fields.String(required=True, metadata={"description": "why, for the players"})
+    rule = ma.fields.String(required=True, metadata={
+        "description": "the ruling applied, e.g. FF-R6"})
+    code = end_game_code()
+    params = ParamsField()
+    tiles = ma.fields.List(ma.fields.Nested(CountedTileSchema), required=True, metadata={
+        "description": "the tiles it counted: the buildings a Community Centre reached (with "
+                       "the trails by which), a Guildhall's surrounding processors, the "
+                       "building itself for the goods it holds; empty when it counted none",
+        "maxItems": MAX_TILES})
+
+
 class EndGameEntrySchema(AnswerSchema):
     """What one building's end-game effect scores (FF-R6 to FF-R8), and why."""
 
@@ -353,6 +404,11 @@ class EndGameEntrySchema(AnswerSchema):
     explanation = ma.fields.String(required=True, metadata={"description": "why, for the players"})
     rule = ma.fields.String(required=True, metadata={
         "description": "the ruling applied, e.g. FF-R7"})
+    code = end_game_code()
+    params = ParamsField()
+    effects = ma.fields.List(ma.fields.Nested(EndGameEffectSchema), required=True, metadata={
+        "description": "each end-game effect of the building, in the catalog's order",
+        "minItems": 1})
 
 
 class TownScoreSchema(AnswerSchema):

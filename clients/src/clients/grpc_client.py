@@ -16,6 +16,7 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from referee.common.v1 import params_pb2
 from referee.downtown_farmers_market.v1 import board_pb2, scoring_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as dfm_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2_grpc as dfm_grpc
@@ -285,6 +286,13 @@ def status_details(error: grpc.RpcError, detail_type: type[DetailT]) -> list[Det
         if packed.Unpack(detail):
             found.append(detail)
     return found
+
+
+def field_violation_params(error: grpc.RpcError) -> list[list[params_pb2.Param]]:
+    """The params of each field violation (``referee.common.v1.BadRequestParams``, in the
+    field violations' order), empty when the status carries none."""
+    return [list(v.params) for detail in status_details(error, params_pb2.BadRequestParams)
+            for v in detail.field_violations]
 
 
 def field_violations(error: grpc.RpcError) -> list[tuple[str, str]]:
