@@ -32,9 +32,17 @@ def test_score_answers_the_contract_shape(gateway: FlaskClient) -> None:
     body = ok(gateway.post(SCORE, json=RANCH["town"]))
     assert list(body) == ["total", "score_track", "end_game_points", "end_game",
                           "goods_remaining", "tile_count"]
-    assert body["end_game"] == [{"building": "ranch", "row": 1, "col": 1, "points": 30,
-                                 "explanation": body["end_game"][0]["explanation"],
-                                 "rule": "FF-R7"}]
+    (entry,) = body["end_game"]
+    assert list(entry)[:6] == ["building", "row", "col", "points", "explanation", "rule"]
+    assert {key: entry[key] for key in list(entry)[:6]} == {
+        "building": "ranch", "row": 1, "col": 1, "points": 30,
+        "explanation": entry["explanation"], "rule": "FF-R7"}
+    # answers gain fields: the entry's sentence as code and params, and its effects
+    assert (entry["code"], entry["params"]) == (
+        "FF_END_GAME", {"building": "Ranch", "row": 1, "col": 1, "points": 30})
+    assert [(e["code"], e["points"], e["tiles"]) for e in entry["effects"]] == [
+        ("FF_GAIN_PER_HELD", 24, [{"row": 1, "col": 1, "building": "ranch", "via": []}]),
+        ("FF_BONUS_IF_HELD", 6, [{"row": 1, "col": 1, "building": "ranch", "via": []}])]
     assert (body["total"], body["goods_remaining"], body["tile_count"]) == (30, 8, 4)
 
 
@@ -88,7 +96,10 @@ def test_an_illegal_move_is_200_with_violations(gateway: FlaskClient) -> None:
                                             "move": KULY["transportation"][1]["move"]}))
     assert body == {"legal": False, "violations": [{
         "reason": "NOT_ENOUGH_FREE_SLOTS", "rule": "FF-R3",
-        "message": body["violations"][0]["message"], "pointer": "/move/to"}]}
+        "message": body["violations"][0]["message"], "pointer": "/move/to",
+        "code": "NOT_ENOUGH_FREE_SLOTS", "params": {
+            "why": "move", "building": ["Charcoal Kiln", 1, 1], "free": 1, "count": 3,
+            "good": "wood"}}]}
     assert "1 free slot" in body["violations"][0]["message"]
 
 

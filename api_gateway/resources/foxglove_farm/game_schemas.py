@@ -30,7 +30,7 @@ from tabletop_rules.foxglove_farm.central_board import (
 from tabletop_rules.foxglove_farm.farm_game import MAX_LOG_ACTIONS
 from tabletop_rules.foxglove_farm.game_checks import MAX_DRAWN, MAX_PARTS
 from tabletop_rules.foxglove_farm.game_state import ROUNDS, RULES_VERSION
-from tabletop_rules.foxglove_farm.town import MAX_GOODS_COUNT, MAX_TILES
+from tabletop_rules.foxglove_farm.town import MAX_GOODS_COUNT
 from tabletop_rules.foxglove_farm.transcription import MAX_BUILDING_ID_LENGTH
 from tabletop_rules.foxglove_farm.transport import MAX_MOVE_COUNT
 from tabletop_rules.players import MAX_PLAYERS

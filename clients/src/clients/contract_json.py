@@ -12,7 +12,8 @@ must not need; this module is instead protobuf's own JSON mapping
   grid row as lists, a grid space as its tile or ``null``;
 * oneofs named by a tag (``TAGGED``): a challenge's ``type``, a move's, plan step's or
   game action's ``action``, the member's fields beside it;
-* ``exact_count``'s counts as an object, routes as ``[[row, col], ...]``, the names
+* ``exact_count``'s counts and a sentence's ``params`` as objects, routes and the trails
+  an end-game effect followed as ``[[row, col], ...]``, the names
   ``from``/``to``/``state`` and the stacks' tiers ``A``/``B``/``C`` (``CONTRACT_NAMES``);
 * what the gateway fills in when it is left out (``LOAD_DEFAULTS``: the standard mode or
   variant, a setup board's empty grid, one tile on a board space) or ignores
@@ -59,7 +60,7 @@ TAGGED = {f"{_DFM}Challenge": ("type", "kind"), f"{_DFM}Move": ("action", "actio
 MAP_LIKE = {f"{_DFM}ExactCountChallenge.counts": ("ingredient", "count")}
 """Repeated pairs the contract writes as an object: field -> (key field, value field)."""
 
-PAIRS = {f"{_FF}ValidateTransportResponse.path", f"{_FF}MoveStep.path"}
+PAIRS = {f"{_FF}ValidateTransportResponse.path", f"{_FF}MoveStep.path", f"{_FF}CountedTile.via"}
 """Repeated positions the contract writes as ``[row, col]`` pairs (answers only)."""
 
 CONTRACT_NAMES = {"origin": "from", "destination": "to", "hut": "to", "next_state": "state",
@@ -243,7 +244,20 @@ def _dump(value: dict[str, Json], descriptor: Descriptor) -> Json:
     return dumped
 
 
+PARAM = "referee.common.v1.Param"
+"""A sentence's params: the contract writes the list as one object, each param by its
+name, a value or a list of values (``_param``)."""
+
+
+def _param(value: dict[str, Json]) -> Json:
+    values = [int(v["number"]) if "number" in v else v.get("text", v.get("flag"))
+              for v in value["values"]]
+    return values if value["list"] else values[0]
+
+
 def _dump_field(value: Json, field: FieldDescriptor) -> Json:
+    if field.message_type is not None and field.message_type.full_name == PARAM:
+        return {param["name"]: _param(param) for param in value}
     if field.full_name in MAP_LIKE:
         key, count = MAP_LIKE[field.full_name]
         key_field = _pair_type(field).fields_by_name[key]
