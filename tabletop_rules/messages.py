@@ -88,7 +88,8 @@ class English:
 
 ENGLISH = English()
 
-Derive = Callable[[Params, "Say"], Mapping[str, str]]
+Derive = Callable[[Mapping[str, Any], "Say"], Mapping[str, str]]
+"""Fields a template derives from its params (which it reads as it knows them to be)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -17,12 +17,15 @@ board to board: ``judge`` picks those counts out of the tally, and the type's
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
-from ..messages import Params, Say, part, template
+from ..messages import Param, Params, Say, part, template
 from .model import INGREDIENTS, Ingredient, Tally, counts_tally, pack
 from .sets import GUARD, MAX_PACKED, Formed, best_packed, formed_from, formed_sets, packed_sets
 
@@ -110,30 +113,30 @@ _SET_OR = part("DFM_PART_SETS_OR", " or ")
 """What stands between two sets shown: "bread+milk or egg"."""
 
 
-def _wanted(params: Params, say: Say) -> dict[str, str]:
+def _wanted(params: Mapping[str, Any], say: Say) -> dict[str, str]:
     """ExactCount: "bread exactly twice, milk exactly once"."""
-    pairs = zip(params["ingredients"], params["counts"])  # type: ignore[arg-type]
+    pairs = zip(params["ingredients"], params["counts"])
     return {"wanted": ", ".join([say(_WANTED, ingredient=i, count=n) for i, n in pairs])}
 
 
-def _exact_found(params: Params, say: Say) -> dict[str, str]:
+def _exact_found(params: Mapping[str, Any], say: Say) -> dict[str, str]:
     """ExactCount, not met: what the line shows of each ingredient not as wanted."""
     found = [say(_APPEARS, ingredient=i, count=have) if have else say(_ABSENT, ingredient=i)
-             for i, n, have in zip(params["ingredients"], params["counts"],  # type: ignore[call-overload]
+             for i, n, have in zip(params["ingredients"], params["counts"],
                                    params["seen"]) if have != n]
     return {**_wanted(params, say), "found": ", ".join(found)}
 
 
-def _forbidden_found(params: Params, say: Say) -> dict[str, str]:
+def _forbidden_found(params: Mapping[str, Any], say: Say) -> dict[str, str]:
     """Forbidden, not met: each forbidden ingredient present, and how often."""
     return {"found": ", ".join([say(_APPEARS, ingredient=i, count=n) for i, n in zip(
-        params["ingredients"], params["seen"]) if n])}  # type: ignore[call-overload]
+        params["ingredients"], params["seen"]) if n])}
 
 
-def _sets_shown(params: Params, say: Say) -> dict[str, str]:
+def _sets_shown(params: Mapping[str, Any], say: Say) -> dict[str, str]:
     """PerSet: the sets shown, "bread+milk or egg", each ingredient in the language."""
     shown = ["+".join([say.language.term(i, 1) for i in s.split("+")])
-             for s in params["sets"]]  # type: ignore[union-attr]
+             for s in params["sets"]]
     return {"shown": say.language.text(_SET_OR).join(shown)}
 
 
@@ -240,7 +243,8 @@ class ExactCount(_Judged):
                  seen: tuple[int, ...]) -> LineVerdict:
         met = all(have == n for (_, n), have in zip(counts, seen))
         shown = tuple([i for i, _ in counts])
-        wanted = {"ingredients": _names(shown), "counts": tuple([n for _, n in counts])}
+        wanted: dict[str, Param] = {"ingredients": _names(shown),
+                                    "counts": tuple([n for _, n in counts])}
         said = (EXACT_COUNT_MET(**wanted, points=points) if met
                 else EXACT_COUNT_NOT_MET(**wanted, seen=seen))
         return LineVerdict(met, _earned(met, points), said, ExactCount.rule, counting(*shown))

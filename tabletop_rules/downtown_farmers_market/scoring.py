@@ -41,7 +41,7 @@ class LineScore(NamedTuple):
     and the line's spaces (``column``: a column's, top to bottom; else a row's). A named
     tuple: eight are made for every board scored, and a tuple is made in C."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the contract's name; shadows tuple.index
     verdict: LineVerdict
     spaces: tuple[Space, ...] = ()
     column: bool = False

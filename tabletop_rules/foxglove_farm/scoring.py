@@ -7,9 +7,12 @@ included, so a player sees why); the total is never below 0 (FF-R18).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from dataclasses import dataclass
 
-from ..messages import Params, Say, part, template
+from ..messages import Param, Params, Say, part, template
 from .effects import (
     BonusIfHeld,
     Effect,
@@ -24,10 +27,10 @@ from .model import BuildingTile, Position, Town
 _AT = part("FF_PART_BUILDING_AT", "{building} ({row}, {col})")
 
 
-def _named(params: Params, say: Say) -> dict[str, str]:
+def _named(params: Mapping[str, Any], say: Say) -> dict[str, str]:
     """The buildings an effect counted, " (Forest (0, 0), Butcher (2, 0))", or nothing."""
     names = [say(_AT, building=b, row=r, col=c) for b, r, c in zip(
-        params["buildings"], params["rows"], params["cols"])]  # type: ignore[call-overload]
+        params["buildings"], params["rows"], params["cols"])]
     return {"named": f" ({', '.join(names)})" if names else ""}
 
 
@@ -170,7 +173,8 @@ def _score(town: Town, tile: BuildingTile, effect: Effect) -> EffectScore:
         return EffectScore(effect.kind, points, said, rule, itself)
     if isinstance(effect, BonusIfHeld):
         held = tile.goods.count(effect.held)
-        wording = dict(bonus=effect.points, at_least=effect.at_least, good=effect.held.value)
+        wording: dict[str, Param] = {"bonus": effect.points, "at_least": effect.at_least,
+                                     "good": effect.held.value}
         if held >= effect.at_least:
             return EffectScore(effect.kind, effect.points, BONUS_IF_HELD(**wording), rule, itself)
         return EffectScore(effect.kind, 0, BONUS_IF_HELD_NOT_MET(**wording, held=held), rule,
@@ -184,7 +188,8 @@ def _score(town: Town, tile: BuildingTile, effect: Effect) -> EffectScore:
         tiles = tuple([CountedTile(p, b.building.id) for p in tile.position.surrounding()
                        if (b := town.building_at(p)) is not None and b.building.processing])
         raw = len(tiles) * effect.points
-        wording = dict(count=len(tiles), each=effect.points, **_where(town, tiles))
+        wording = {"count": len(tiles), "each": effect.points,
+                                     **_where(town, tiles)}
         said = (GUILDHALL_CAPPED(**wording, most=effect.max_points)
                 if raw > effect.max_points else GUILDHALL(**wording))
         return EffectScore(effect.kind, min(raw, effect.max_points), said, rule, tiles)
@@ -196,7 +201,7 @@ def _building(town: Town, position: Position) -> str:
     return tile.building.id if tile else ""
 
 
-def _where(town: Town, tiles: tuple[CountedTile, ...]) -> dict[str, tuple[str | int, ...]]:
+def _where(town: Town, tiles: tuple[CountedTile, ...]) -> dict[str, Param]:
     """The params naming the counted buildings: their names, rows and columns."""
     names = []
     for counted in tiles:
