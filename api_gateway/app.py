@@ -12,7 +12,7 @@ import flask_smorest
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from . import config
+from . import config, request_ids
 from .fields import tagged_openapi
 from .problems import PROBLEM_CONTENT_TYPE, ProblemError, from_http_exception, unexpected
 from .resources import health
@@ -33,6 +33,9 @@ PROBLEM_SCHEMA = {
             "type": "object",
             "properties": {"pointer": {"type": "string", "description": "RFC 6901 JSON Pointer"},
                            "detail": {"type": "string"}}}},
+        "request_id": {"type": "string", "description": (
+            "The request's id, as in the X-Request-ID answer header: quote it when "
+            "reporting a problem.")},
     },
     "required": ["type", "title", "status", "detail"],
 }
@@ -107,9 +110,13 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's field order
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # "8 × 3", not "8 \u00d7 3"
 
+    request_ids.install(app)
+
     api = Api(app, spec_kwargs={"info": {"description": (
         "A stateless rules referee for tabletop games. Every error is RFC 9457 "
-        "problem+json; a 422 lists one JSON Pointer per problem.")}})
+        "problem+json; a 422 lists one JSON Pointer per problem. Every answer carries an "
+        "X-Request-ID header: the request's own when it sent a valid one (1 to 64 "
+        "letters, digits, '.', '_' or '-'), else a new one.")}})
     api.ma_plugin.converter.add_attribute_function(tagged_openapi)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
