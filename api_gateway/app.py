@@ -12,7 +12,7 @@ import flask_smorest
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from . import config, request_ids
+from . import config, metrics, request_ids, tracing
 from .fields import tagged_openapi
 from .problems import PROBLEM_CONTENT_TYPE, ProblemError, from_http_exception, unexpected
 from .resources import health
@@ -110,7 +110,9 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's field order
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # "8 × 3", not "8 \u00d7 3"
 
-    request_ids.install(app)
+    metrics.instrument(app)
+    request_ids.install(app)  # around the rest: the id is known while it is measured
+    tracing.configure(app)
 
     api = Api(app, spec_kwargs={"info": {"description": (
         "A stateless rules referee for tabletop games. Every error is RFC 9457 "

@@ -17,6 +17,8 @@ class DefaultConfig:
     # False: marshmallow reads every body and writes every answer, as the compiled
     # schemas' reference (api_gateway/compiled.py; the tests compare the two).
     COMPILED_SCHEMAS = True
+    # A request slower than this is logged (api_gateway/logs.py).
+    SLOW_REQUEST_SECONDS = 1.0
 
     API_TITLE = "Tabletop Referee"
     API_VERSION = "v1"

@@ -49,6 +49,7 @@ Send = Callable[[FlaskClient, dict[str, str]], Any]
 REQUESTS: dict[str, Send] = {
     "200 score": lambda c, h: c.post(SCORE, json=SIMPLE_BOARD, headers=h),
     "200 healthz": lambda c, h: c.get("/healthz", headers=h),
+    "200 metrics": lambda c, h: c.get("/metrics", headers=h),
     "200 openapi": lambda c, h: c.get("/v1/openapi.json", headers=h),
     "200 docs": lambda c, h: c.get("/v1/docs", headers=h),
     "400": lambda c, h: c.post(SCORE, data=b"{", content_type="application/json", headers=h),
