@@ -29,9 +29,10 @@ from api_gateway.logs import logging_config
 from deploy.proxy import problem_response
 
 METRICS_DIRECTORY = "PROMETHEUS_MULTIPROC_DIR"
-MADE_METRICS_DIRECTORY = "REFEREE_GATEWAY_MADE_METRICS_DIRECTORY"
+MADE_METRICS_DIRECTORY = "METRICS_DIRECTORY_MADE_BY_GUNICORN_CONF"
 """Set in this master's environment when it made the directory (a reload on SIGHUP runs
-this file again, and must neither make another nor forget to remove this one)."""
+this file again, and must neither make another nor forget to remove this one). Not a
+setting: no ``REFEREE_`` name."""
 if not os.environ.get(METRICS_DIRECTORY):
     os.environ[METRICS_DIRECTORY] = tempfile.mkdtemp(prefix="referee-metrics-")
     os.environ[MADE_METRICS_DIRECTORY] = "1"
@@ -67,8 +68,8 @@ def on_starting(server):  # type: ignore[no-untyped-def]
 
 def child_exit(server, worker):  # type: ignore[no-untyped-def]
     """A worker exited (or was killed): its live gauges (requests in flight) go."""
-    # Imported here, long after PROMETHEUS_MULTIPROC_DIR was set: prometheus_client
-    # picks its value store when it is first imported.
+    # Imported here, where PROMETHEUS_MULTIPROC_DIR is surely set: prometheus_client
+    # chooses its value store when it is first imported.
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
