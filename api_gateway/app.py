@@ -12,7 +12,7 @@ import flask_smorest
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from . import config
+from . import access, config, metrics, request_ids, tracing
 from .fields import tagged_openapi
 from .problems import PROBLEM_CONTENT_TYPE, ProblemError, from_http_exception, unexpected
 from .resources import health
@@ -20,6 +20,7 @@ from .resources.downtown_farmers_market import routes as downtown_farmers_market
 from .resources.foxglove_farm import routes as foxglove_farm
 
 BLUEPRINTS = (health.blueprint, downtown_farmers_market.blueprint, foxglove_farm.blueprint)
+API_KEY_SCHEME = "ApiKey"
 
 PROBLEM_SCHEMA = {
     "type": "object",
@@ -33,6 +34,9 @@ PROBLEM_SCHEMA = {
             "type": "object",
             "properties": {"pointer": {"type": "string", "description": "RFC 6901 JSON Pointer"},
                            "detail": {"type": "string"}}}},
+        "request_id": {"type": "string", "description": (
+            "The request's id, as in the X-Request-ID answer header: quote it when "
+            "reporting a problem.")},
     },
     "required": ["type", "title", "status", "detail"],
 }
@@ -107,13 +111,27 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's field order
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # "8 × 3", not "8 \u00d7 3"
 
+    metrics.instrument(app)
+    request_ids.install(app)  # around the rest: the id is known while it is measured
+    tracing.configure(app)
+
     api = Api(app, spec_kwargs={"info": {"description": (
         "A stateless rules referee for tabletop games. Every error is RFC 9457 "
-        "problem+json; a 422 lists one JSON Pointer per problem.")}})
+        "problem+json; a 422 lists one JSON Pointer per problem. Every answer carries an "
+        "X-Request-ID header: the request's own when it sent a valid one (1 to 64 "
+        "letters, digits, '.', '_' or '-'), else a new one. A referee configured with API "
+        "keys needs one in the X-API-Key header on every operation but the probes "
+        "(401 without it) and limits each key's rate (429 with Retry-After past it).")},
+        # A referee may run with keys or without: either way is documented.
+        "security": [{}, {API_KEY_SCHEME: []}]})
+    api.spec.components.security_scheme(API_KEY_SCHEME, {
+        "type": "apiKey", "in": "header", "name": access.HEADER,
+        "description": "An API key, when the referee is configured with keys."})
     api.ma_plugin.converter.add_attribute_function(tagged_openapi)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
 
+    access.install(app)
     app.register_error_handler(ProblemError, lambda error: error.response())
     app.register_error_handler(Exception, lambda error: unexpected(error).response())
     secure_answers(app)

@@ -35,17 +35,17 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
-from flask import current_app, g
+from clients.grpc_client import field_violations, status_details
+from flask import current_app
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-
-from clients.grpc_client import field_violations, status_details
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2
 
 from .config import ENVIRONMENT
 from .problems import FieldProblem, ProblemError, invalid_request
+from .request_ids import current_request_id
 
 Response = TypeVar("Response", bound=Message)
 Stub = TypeVar("Stub")
@@ -251,7 +251,7 @@ def stub(kind: Callable[[grpc.Channel], Stub]) -> Stub:
 
 def request_metadata() -> tuple[tuple[str, str], ...]:
     """The request's id for the engine's logs, as gRPC metadata (none when it has none)."""
-    request_id = g.get("request_id")
+    request_id = current_request_id()
     return (("x-request-id", request_id),) if request_id else ()
 
 

@@ -449,17 +449,6 @@ def test_development_runs_one_engine_in_plaintext_without_keys() -> None:
                 if "_TLS_" in name or "API_KEYS" in name]
 
 
-def test_expected_names_from_other_branches_are_not_read_yet() -> None:
-    """EXPECTED_FROM_ISSUE_11_BRANCHES is temporary: an entry the code now reads or serves
-    is to be removed from it."""
-    found = {"engine": surface.engine().reads, "gateway": surface.gateway().reads,
-             "gateway routes": surface.gateway().routes}
-    stale = {kind: sorted(names & found[kind])
-             for kind, names in surface.EXPECTED_FROM_ISSUE_11_BRANCHES.items()
-             if names & found[kind]}
-    assert not stale, f"remove from surface.EXPECTED_FROM_ISSUE_11_BRANCHES: {stale}"
-
-
 # The checks catch wrong manifests.
 
 
