@@ -7,9 +7,9 @@ root logger, which the app's loggers propagate to (``deploy/gunicorn.conf.py``);
 other servers (``flask run``, the tests) logging is left as the host sets it. The gunicorn
 master imports this module before it forks: it loads neither the app nor grpcio.
 
-One line per request that failed on our side (5xx) or took longer than
-``SLOW_REQUEST_SECONDS``, at INFO; nginx in front logs every request. A 4xx is the
-caller's mistake, not ours: DEBUG.
+One line per request: at INFO when it failed on our side (5xx) or took longer than
+``SLOW_REQUEST_SECONDS``; otherwise at DEBUG (a 4xx is the caller's mistake, not ours,
+and nginx in front logs every request anyway).
 """
 
 from __future__ import annotations
@@ -75,13 +75,8 @@ def logging_config(kind: str, level: str) -> dict[str, Any]:
 def request_answered(route: str, method: str, status: int, seconds: float,
                      slow: float) -> None:
     """Log a request that failed on our side or took longer than ``slow`` seconds (INFO),
-    or that was refused as the caller's mistake (DEBUG); nothing for the others."""
-    if status >= 500 or seconds > slow:
-        level = logging.INFO
-    elif status >= 400:
-        level = logging.DEBUG
-    else:
-        return
+    and every other one at DEBUG (``REFEREE_LOG_LEVEL=DEBUG`` follows each request)."""
+    level = logging.INFO if status >= 500 or seconds > slow else logging.DEBUG
     if log.isEnabledFor(level):
         log.log(level, "%s %s answered %d in %.3f s", method, route, status, seconds,
                 extra={"method": method, "route": route, "status": status,

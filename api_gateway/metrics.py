@@ -97,8 +97,7 @@ def instrument(app: Flask) -> None:
                                       SECONDS.labels(key[0], key[1]))
         children[0].inc()
         children[1].observe(seconds)
-        if key[2] >= 400 or seconds > slow:
-            request_answered(*key, seconds, slow)
+        request_answered(*key, seconds, slow)
         return response
 
     shown = registry()

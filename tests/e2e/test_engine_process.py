@@ -14,13 +14,11 @@
 from __future__ import annotations
 
 import datetime
-import http.server
 import ipaddress
 import json
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,14 +34,16 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 from prometheus_client.parser import text_string_to_metric_families
+from referee.downtown_farmers_market.v1 import (
+    downtown_farmers_market_service_pb2 as dfm_pb2,
+)
 
 from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema
-from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as dfm_pb2
 
 from ..sample_boards import SIMPLE_BOARD
 from .conftest import REPO, Process, environment
+from .otlp import Collector, collecting
 
 pytestmark = pytest.mark.e2e
 
@@ -351,47 +351,10 @@ def test_a_taken_metrics_port_stops_the_engine_naming_the_flag(tmp_path: Path) -
 # --- traces --------------------------------------------------------------------------
 
 
-class Collector(http.server.ThreadingHTTPServer):
-    """An OTLP/HTTP traces endpoint keeping what it is sent."""
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _CollectorHandler)
-        self.requests: list[trace_service_pb2.ExportTraceServiceRequest] = []
-
-    def spans(self) -> list[tuple[Any, Any]]:
-        """(resource, span) for every span received."""
-        return [(resource_spans.resource, span) for request in list(self.requests)
-                for resource_spans in request.resource_spans
-                for scope_spans in resource_spans.scope_spans for span in scope_spans.spans]
-
-
-class _CollectorHandler(http.server.BaseHTTPRequestHandler):
-    server: Collector
-
-    def do_POST(self) -> None:  # the standard library's name
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        if self.path == "/v1/traces":
-            self.server.requests.append(
-                trace_service_pb2.ExportTraceServiceRequest.FromString(body))
-        answer = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-protobuf")
-        self.send_header("Content-Length", str(len(answer)))
-        self.end_headers()
-        self.wfile.write(answer)
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture
 def collector() -> Iterator[Collector]:
-    server = Collector()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with collecting() as receiver:
+        yield receiver
 
 
 TRACE_OK, TRACE_BAD = "0af7651916cd43dd8448eb211c80319c", "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -399,7 +362,7 @@ PARENT = "b7ad6b7169203331"
 
 
 def test_spans_carry_the_caller_s_trace_and_log_lines_its_id(collector: Collector) -> None:
-    endpoint = f"http://127.0.0.1:{collector.server_address[1]}/v1/traces"
+    endpoint = f"{collector.url}/v1/traces"
     with running(OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=endpoint,
                  OTEL_BSP_SCHEDULE_DELAY="100") as engine:
         with grpc.insecure_channel(engine.address) as channel:
@@ -409,19 +372,16 @@ def test_spans_carry_the_caller_s_trace_and_log_lines_its_id(collector: Collecto
                 call(channel, SCORE, payload, metadata=(
                     ("traceparent", f"00-{trace_id}-{PARENT}-01"),
                     ("x-request-id", request_id)))
-        deadline = time.monotonic() + 15
-        while len(collector.spans()) < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
+        for trace_id in (TRACE_OK, TRACE_BAD):
+            collector.wait_for(trace_id, 1)
         engine.process.wait_for('"request_id": "traced-bad"')
         lines = engine.json_lines()
-    spans = {span.trace_id.hex(): (resource, span) for resource, span in collector.spans()}
-    assert set(spans) == {TRACE_OK, TRACE_BAD}, [s.name for _, s in collector.spans()]
+    spans = {span.trace_id.hex(): (service, span) for service, span in collector.spans}
+    assert set(spans) == {TRACE_OK, TRACE_BAD}, [s.name for _, s in collector.spans]
     for trace_id in (TRACE_OK, TRACE_BAD):
-        resource, span = spans[trace_id]
-        assert (span.name, span.parent_span_id.hex(), span.kind) == (
-            SCORE, PARENT, span.SPAN_KIND_SERVER)
-        names = [a.value.string_value for a in resource.attributes if a.key == "service.name"]
-        assert names == ["referee-engine"]
+        service, span = spans[trace_id]
+        assert (service, span.name, span.parent_span_id.hex(), span.kind) == (
+            "referee-engine", SCORE, PARENT, span.SPAN_KIND_SERVER)
     codes = {trace_id: [a.value.int_value for a in span.attributes
                         if a.key == "rpc.grpc.status_code"] for trace_id, (_, span) in spans.items()}
     assert codes == {TRACE_OK: [grpc.StatusCode.OK.value[0]],

@@ -1,7 +1,7 @@
 """The gateway under gunicorn (two workers) as it is observed: its Prometheus metrics added
 up over the workers (and a dead worker's requests no longer in flight), its JSON log
-lines, and its OpenTelemetry spans, exported to a small OTLP/HTTP collector in this test
-and decoded with opentelemetry-proto."""
+lines, and its OpenTelemetry spans, exported to the tests' OTLP/HTTP collector
+(``otlp.py``)."""
 
 from __future__ import annotations
 
@@ -11,19 +11,14 @@ import re
 import signal
 import socket
 import sys
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
-from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
-    ExportTraceServiceRequest,
-)
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -31,60 +26,18 @@ from deploy import stack
 
 from ..sample_boards import SIMPLE_BOARD
 from .conftest import Process, environment, start_engine
+from .otlp import WAIT_SECONDS, Collector, collecting
 
 pytestmark = pytest.mark.e2e
 
 SCORE = "/v1/downtown-farmers-market/score"
 SCORE_RPC = "/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/ScoreBoard"
-WAIT_SECONDS = 15
-
-
-@dataclass
-class Collector:
-    """An OTLP/HTTP trace receiver: every span posted to ``url``/v1/traces, with its
-    service's name."""
-
-    url: str
-    spans: list[tuple[str, Span]] = field(default_factory=list)
-
-    def wait_for(self, trace_id: str, count: int) -> list[tuple[str, Span]]:
-        """The spans of ``trace_id`` once ``count`` of them have arrived."""
-        deadline = time.monotonic() + WAIT_SECONDS
-        while time.monotonic() < deadline:
-            found = [(s, span) for s, span in list(self.spans)
-                     if span.trace_id.hex() == trace_id]
-            if len(found) >= count:
-                return found
-            time.sleep(0.05)
-        raise AssertionError(f"{len(found)} spans of trace {trace_id}; all: {self.spans}")
 
 
 @pytest.fixture(scope="module")
 def collector() -> Iterator[Collector]:
-    received = Collector("")
-
-    class Receive(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-            body = self.rfile.read(int(self.headers["Content-Length"]))
-            export = ExportTraceServiceRequest.FromString(body)
-            for resource in export.resource_spans:
-                service = next(a.value.string_value for a in resource.resource.attributes
-                               if a.key == "service.name")
-                received.spans += [(service, span) for scope in resource.scope_spans
-                                   for span in scope.spans]
-            self.send_response(200)
-            self.send_header("Content-Type", "application/x-protobuf")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Receive)
-    received.url = f"http://127.0.0.1:{server.server_address[1]}"
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield received
-    server.shutdown()
+    with collecting() as receiver:
+        yield receiver
 
 
 @dataclass

@@ -115,15 +115,21 @@ def test_a_request_that_failed_on_our_side_is_logged(app: Flask,
     assert record.__dict__["route"] == "/test/fail" and record.__dict__["status"] == 500
 
 
-def test_an_ordinary_request_is_not_logged_and_a_callers_mistake_at_debug(
+def test_ordinary_requests_and_callers_mistakes_are_logged_at_debug(
         app: Flask, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, "api_gateway.logs")
     client = app.test_client()
     assert client.post(SCORE, json=SIMPLE_BOARD).status_code == 200
-    assert not _answered(caplog)
     assert client.post(SCORE, json={"mode": "chess"}).status_code == 422
-    [record] = _answered(caplog)
-    assert record.levelno == logging.DEBUG and record.__dict__["status"] == 422
+    assert [(r.levelno, r.__dict__["status"]) for r in _answered(caplog)] == [
+        (logging.DEBUG, 200), (logging.DEBUG, 422)]
+
+
+def test_nothing_is_logged_for_an_ordinary_request_at_info(
+        app: Flask, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, "api_gateway.logs")
+    assert app.test_client().post(SCORE, json=SIMPLE_BOARD).status_code == 200
+    assert not _answered(caplog)
 
 
 def test_a_slow_request_is_logged(engine_address: str,
