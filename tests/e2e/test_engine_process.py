@@ -7,6 +7,8 @@
 - TLS with client certificates (real certificates made here): only a client holding one
   that the configured CA signed gets answers; a wrong setting stops the engine at once
   with exit code 2 and a message naming the flag;
+- ``--health-address`` beside mutual TLS: plaintext health checks there and nothing else,
+  NOT_SERVING throughout the drain, while the main port still wants a certificate;
 - traces: with an OTLP endpoint set, the engine posts a server span carrying the caller's
   trace id (decoded with opentelemetry-proto), and its log lines carry the trace id.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import datetime
 import ipaddress
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -91,11 +94,12 @@ def call(channel: grpc.Channel, method: str, payload: bytes, *,
     return grpc.StatusCode.OK
 
 
-def health(channel: grpc.Channel) -> str:
-    """The engine's overall health, or the status code of a failed check."""
+def health(channel: grpc.Channel, service: str = "", timeout: float = 10) -> str:
+    """The engine's health (overall, or ``service``'s), or the status code of a failed
+    check."""
     try:
-        answer = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(),
-                                                           timeout=10)
+        answer = health_pb2_grpc.HealthStub(channel).Check(
+            health_pb2.HealthCheckRequest(service=service), timeout=timeout)
     except grpc.RpcError as error:
         return str(error.code().name)
     return str(health_pb2.HealthCheckResponse.ServingStatus.Name(answer.status))
@@ -315,6 +319,8 @@ STARTUP_ERRORS = {
                             "--tls-client-ca", "engine.key"], {}, ["--tls-client-ca"]),
     "metrics address without a port": (["--metrics-address", "localhost"], {},
                                        ["--metrics-address"]),
+    "health address without a port": ([], {"REFEREE_ENGINE_HEALTH_ADDRESS": "localhost"},
+                                      ["--health-address"]),
     "unknown log format": ([], {"REFEREE_LOG_FORMAT": "xml"}, ["REFEREE_LOG_FORMAT"]),
 }
 
@@ -339,13 +345,86 @@ def test_a_setting_that_cannot_work_stops_the_engine_naming_it(pki: Pki, name: s
     assert all(n in message for n in named), message
 
 
-def test_a_taken_metrics_port_stops_the_engine_naming_the_flag(tmp_path: Path) -> None:
+@pytest.mark.parametrize("flag", ["--metrics-address", "--health-address"])
+def test_a_taken_port_stops_the_engine_naming_the_flag(tmp_path: Path, flag: str) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         address = f"127.0.0.1:{taken.getsockname()[1]}"
-        message = startup_error(["--metrics-address", address], {}, tmp_path)
-    assert f"--metrics-address {address}" in message, message
+        message = startup_error([flag, address], {}, tmp_path)
+    assert f"{flag} {address}" in message, message
+
+
+# --- the health port -----------------------------------------------------------------
+
+
+REFLECTION = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"
+
+
+def test_the_health_port_answers_plaintext_checks_beside_mutual_tls_and_reads_the_drain(
+        pki: Pki) -> None:
+    """What a kubelet's gRPC probe meets: plaintext health checks on the health port, and
+    nothing else there; NOT_SERVING from the drain's start until the engine is gone. The
+    main port meanwhile answers only a client with a certificate."""
+    grace = 2.0
+    watched: list[str] = []
+    checks: list[tuple[float, str]] = []
+    with running("--grace", f"{grace:g}",
+                 REFEREE_ENGINE_HEALTH_ADDRESS="127.0.0.1:0",
+                 REFEREE_ENGINE_TLS_CERT=pki.path("engine.pem"),
+                 REFEREE_ENGINE_TLS_KEY=pki.path("engine.key"),
+                 REFEREE_ENGINE_TLS_CLIENT_CA=pki.path("ca.pem")) as engine:
+        probe_line = engine.process.wait_for(r"engine health on (\S+) \((\w+)\)")
+        with (grpc.insecure_channel(probe_line.group(1)) as probe,
+              grpc.insecure_channel(engine.address) as plaintext,
+              tls_channel(engine.address, pki.ca, None) as anonymous,
+              tls_channel(engine.address, pki.ca, pki.clients["ours"]) as gateway):
+            on_health_port = {"health": health(probe),
+                              "a game's health": health(probe, DFM_SERVICE),
+                              "a game method": call(probe, SCORE, BOARD).name,
+                              "reflection": call(probe, REFLECTION, b"").name}
+            on_main_port = {"plaintext": health(plaintext),
+                            "TLS, no certificate": health(anonymous),
+                            "TLS, our certificate": health(gateway)}
+            # A gateway's Watch on the main port keeps the drain open to its end; one on
+            # the health port shows the main server's servicer answering there.
+            held = health_pb2_grpc.HealthStub(gateway).Watch(
+                health_pb2.HealthCheckRequest(), timeout=grace + 10)
+            stream = health_pb2_grpc.HealthStub(probe).Watch(
+                health_pb2.HealthCheckRequest(), timeout=grace + 10)
+
+            def watch() -> None:
+                try:
+                    watched.extend(health_pb2.HealthCheckResponse.ServingStatus.Name(
+                        answer.status) for answer in stream)
+                except grpc.RpcError as error:
+                    watched.append(error.code().name)
+
+            watcher = threading.Thread(target=watch, daemon=True)
+            watcher.start()
+            next(held)
+            engine.process.popen.send_signal(signal.SIGTERM)
+            signalled = time.monotonic()
+            while engine.process.popen.poll() is None \
+                    and time.monotonic() < signalled + grace + 5:
+                checks.append((round(time.monotonic() - signalled, 3),
+                               health(probe, timeout=0.5)))
+                time.sleep(0.05)
+            gone_after = time.monotonic() - signalled
+            held.cancel()
+            watcher.join(5)
+    assert (engine.transport, probe_line.group(2)) == ("TLS, client certificates required",
+                                                        "plaintext")
+    assert on_health_port == {"health": "SERVING", "a game's health": "SERVING",
+                              "a game method": "UNIMPLEMENTED",
+                              "reflection": "UNIMPLEMENTED"}
+    assert on_main_port == {"plaintext": "UNAVAILABLE", "TLS, no certificate": "UNAVAILABLE",
+                            "TLS, our certificate": "SERVING"}
+    assert gone_after <= grace + 2, f"still running {gone_after:.1f} s after SIGTERM: {checks}"
+    # Every check from the signal's handling to the grace period's end reads the drain.
+    during = [status for at, status in checks if 0.25 <= at <= grace - 0.1]
+    assert during and set(during) == {"NOT_SERVING"}, checks
+    assert watched[:2] == ["SERVING", "NOT_SERVING"], watched
 
 
 # --- traces --------------------------------------------------------------------------
