@@ -108,6 +108,16 @@ class Converter(OpenAPIConverter):
         super().init_attribute_functions()
         self.attribute_functions.insert(-1, self.tagged2properties)  # before nullable
         self.attribute_functions.insert(-1, self.enum_keys2properties)
+        self.attribute_functions.append(self.const2properties)
+
+    def const2properties(self, field: ma.fields.Field, ret: dict[str, Any],
+                         **kwargs: Any) -> dict[str, Any]:
+        """A field with one value (a tagged object's tag): ``const``, not a one-value enum
+        (which generators make into an enum type per tag)."""
+        if "const" not in field.metadata:
+            return {}
+        ret.pop("enum", None)
+        return {"const": field.metadata["const"]}
 
     def tagged2properties(self, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
         """A :class:`Tagged` field: a ``oneOf`` of its schemas, with a discriminator."""

@@ -410,7 +410,7 @@ class TransportVerdictSchema(AnswerSchema):
 
 def step_action(kind: str) -> ma.fields.Constant:
     """A plan step's ``action``: always ``kind``."""
-    return ma.fields.Constant(kind, required=True, metadata={"type": "string", "enum": [kind]})
+    return ma.fields.Constant(kind, required=True, metadata={"type": "string", "const": kind})
 
 
 class _StepSchema(AnswerSchema):
