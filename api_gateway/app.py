@@ -63,8 +63,10 @@ def secure_answers(app: Flask) -> None:
     API answers are not stored (they answer one body), the documentation may be cached."""
     prefix = app.config["OPENAPI_URL_PREFIX"].rstrip("/")
     docs = f"{prefix}/{app.config['OPENAPI_SWAGGER_UI_PATH']}"
-    documentation = {docs, f"{prefix}/{app.config['OPENAPI_JSON_PATH']}",
-                     openapi.swagger_ui_rule(app.config)}
+    documentation = {docs, f"{prefix}/{app.config['OPENAPI_JSON_PATH']}"}
+    assets = openapi.swagger_ui_rule(app.config)
+    if assets is not None:
+        documentation.add(assets)
 
     @app.after_request
     def secure(response: Response) -> Response:
