@@ -12,34 +12,14 @@ import flask_smorest
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from . import access, config, metrics, request_ids, tracing
-from .fields import tagged_openapi
-from .problems import PROBLEM_CONTENT_TYPE, ProblemError, from_http_exception, unexpected
+from . import access, config, metrics, openapi, request_ids, tracing
+from .problems import ProblemError, from_http_exception, unexpected
 from .resources import health
 from .resources.downtown_farmers_market import routes as downtown_farmers_market
 from .resources.foxglove_farm import routes as foxglove_farm
 
 BLUEPRINTS = (health.blueprint, downtown_farmers_market.blueprint, foxglove_farm.blueprint)
 API_KEY_SCHEME = "ApiKey"
-
-PROBLEM_SCHEMA = {
-    "type": "object",
-    "description": "RFC 9457 problem details",
-    "properties": {
-        "type": {"type": "string", "format": "uri"},
-        "title": {"type": "string"},
-        "status": {"type": "integer"},
-        "detail": {"type": "string"},
-        "errors": {"type": "array", "items": {
-            "type": "object",
-            "properties": {"pointer": {"type": "string", "description": "RFC 6901 JSON Pointer"},
-                           "detail": {"type": "string"}}}},
-        "request_id": {"type": "string", "description": (
-            "The request's id, as in the X-Request-ID answer header: quote it when "
-            "reporting a problem.")},
-    },
-    "required": ["type", "title", "status", "detail"],
-}
 
 
 class Api(flask_smorest.Api):
@@ -51,9 +31,11 @@ class Api(flask_smorest.Api):
         return from_http_exception(error).response()
 
     def _register_responses(self) -> None:
-        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, {
-            "description": "An error, as RFC 9457 problem details",
-            "content": {PROBLEM_CONTENT_TYPE: {"schema": PROBLEM_SCHEMA}}})
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME,
+                                      openapi.problem_response(self.spec))
+
+    def _register_pagination_header(self) -> None:
+        """No endpoint pages its answers: no pagination header, nor its schema."""
 
 
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
@@ -65,16 +47,16 @@ _INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 
 def _docs_policy(page: str) -> str:
     """The Swagger UI page's CSP: its scripts and styles from where the config says
-    Swagger UI is served (the CDN, or this origin), its one inline script by hash (no
-    other inline script may run), inline styles (Swagger UI sets style attributes), and
-    requests only to this origin (the OpenAPI document, "Try it out")."""
+    Swagger UI is served (this gateway, by default: then only 'self'), its one inline
+    script by hash (no other inline script may run), inline styles (Swagger UI sets style
+    attributes), and requests only to this origin (the OpenAPI document, "Try it out")."""
     url = urlsplit(current_app.config["OPENAPI_SWAGGER_UI_URL"])
-    source = f"{url.scheme}://{url.netloc}" if url.netloc else "'self'"
+    sources = "'self'" if not url.netloc else f"'self' {url.scheme}://{url.netloc}"
     hashes = " ".join(
         f"'sha256-{base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()}'"
         for script in _INLINE_SCRIPT.findall(page))
-    return (f"default-src 'none'; script-src {source} {hashes}; "
-            f"style-src {source} 'unsafe-inline'; img-src 'self' data: {source}; "
+    return (f"default-src 'none'; script-src {sources} {hashes}; "
+            f"style-src {sources} 'unsafe-inline'; img-src {sources} data:; "
             "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 
 
@@ -84,6 +66,9 @@ def secure_answers(app: Flask) -> None:
     prefix = app.config["OPENAPI_URL_PREFIX"].rstrip("/")
     docs = f"{prefix}/{app.config['OPENAPI_SWAGGER_UI_PATH']}"
     documentation = {docs, f"{prefix}/{app.config['OPENAPI_JSON_PATH']}"}
+    assets = openapi.swagger_ui_rule(app.config)
+    if assets is not None:
+        documentation.add(assets)
 
     @app.after_request
     def secure(response: Response) -> Response:
@@ -115,21 +100,16 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     request_ids.install(app)  # around the rest: the id is known while it is measured
     tracing.configure(app)
 
-    api = Api(app, spec_kwargs={"info": {"description": (
-        "A stateless rules referee for tabletop games. Every error is RFC 9457 "
-        "problem+json; a 422 lists one JSON Pointer per problem. Every answer carries an "
-        "X-Request-ID header: the request's own when it sent a valid one (1 to 64 "
-        "letters, digits, '.', '_' or '-'), else a new one. A referee configured with API "
-        "keys needs one in the X-API-Key header on every operation but the probes "
-        "(401 without it) and limits each key's rate (429 with Retry-After past it).")},
+    api = Api(app, spec_kwargs={
+        "marshmallow_plugin": openapi.Plugin(), "info": {"description": openapi.DESCRIPTION},
         # A referee may run with keys or without: either way is documented.
         "security": [{}, {API_KEY_SCHEME: []}]})
     api.spec.components.security_scheme(API_KEY_SCHEME, {
         "type": "apiKey", "in": "header", "name": access.HEADER,
         "description": "An API key, when the referee is configured with keys."})
-    api.ma_plugin.converter.add_attribute_function(tagged_openapi)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    openapi.serve_swagger_ui(app)
 
     access.install(app)
     app.register_error_handler(ProblemError, lambda error: error.response())

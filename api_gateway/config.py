@@ -39,7 +39,11 @@ class DefaultConfig:
     OPENAPI_URL_PREFIX = "/v1"
     OPENAPI_JSON_PATH = "openapi.json"
     OPENAPI_SWAGGER_UI_PATH = "docs"
-    OPENAPI_SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+    # Swagger UI from the gateway itself (flask-swagger-ui's build; api_gateway/openapi.py):
+    # the page works offline and asks no other host for anything.
+    OPENAPI_SWAGGER_UI_URL = "/v1/docs/assets/"
+    OPENAPI_SWAGGER_UI_CONFIG = {"validatorUrl": None, "displayOperationId": True,
+                                 "deepLinking": True}
 
 
 ENVIRONMENT = {

@@ -184,7 +184,8 @@ def test_openapi_documents_the_contract(gateway: FlaskClient) -> None:
         operation = spec["paths"][path]["post"]
         assert {"200", "400", "413", "422", "503", "504"} <= set(operation["responses"])
     board_schema = spec["components"]["schemas"]["Board"]
-    challenge = board_schema["properties"]["row_challenges"]["items"]
+    challenge_ref = board_schema["properties"]["row_challenges"]["items"]["$ref"]
+    challenge = spec["components"]["schemas"][challenge_ref.rsplit("/", 1)[-1]]
     assert set(challenge["discriminator"]["mapping"]) == {
         "exact_count", "forbidden", "exact_count_any", "exact_total", "one_of_each",
         "majority", "per_set"}
