@@ -189,6 +189,18 @@ def test_refusals_point_at_the_same_places(rest: RestClient, grpc_client: GrpcCl
                 ] == ["/board/mode"]
 
 
+def test_json_no_message_can_carry_is_refused_by_pointer() -> None:
+    """An argument that is not a message (a string, a list of strings) is the contract's
+    JSON, refused by pointer before any call, never a TypeError from protobuf."""
+    with GrpcClient("127.0.0.1:9", timeout=1) as nowhere:
+        assert [p for p, _ in refusal(nowhere.downtown_farmers_market.rank_players, "Ana")
+                ] == ["/players"]
+        assert [p for p, _ in refusal(nowhere.foxglove_farm.validate_transport, ["town"],
+                                      {"good": "wood"})] == ["/town"]
+        assert [p for p, _ in refusal(nowhere.downtown_farmers_market.replay_game, "",
+                                      [])] == ["/setup"]
+
+
 def test_ready(rest: RestClient, grpc_client: GrpcClient) -> None:
     assert rest.ready() and grpc_client.ready()
     with GrpcClient("127.0.0.1:9", timeout=1) as nowhere:
