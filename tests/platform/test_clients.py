@@ -31,7 +31,7 @@ from .foxglove_towns import KULY, RANCH
 REPO = Path(__file__).resolve().parents[2]
 GAMES = ("downtown_farmers_market", "foxglove_farm")
 CLIENT_REQUIREMENTS = {"requests", "grpcio", "grpcio-status", "protobuf",
-                       "googleapis-common-protos"}
+                       "googleapis-common-protos", "click", "rich"}
 SERVICE_ONLY = {"flask", "gunicorn", "marshmallow", "werkzeug", "flask-smorest"}
 NO_GRID = {key: value for key, value in SIMPLE_BOARD.items() if key != "grid"}
 SETUP = {"players": [{"name": "Ana", "board": NO_GRID}, {"name": "Ben", "board": NO_GRID}],
@@ -241,6 +241,7 @@ class Blocker:
             raise ImportError(f"the clients imported {name}")
 sys.meta_path.insert(0, Blocker())
 from clients import GrpcClient, RestClient
+from clients.cli import main
 from clients.contract_json import to_json, to_message
 from referee.foxglove_farm.v1 import town_pb2
 town = {"tiles": [{"row": 0, "col": 0, "building": "forest"},
