@@ -57,11 +57,11 @@ class Source:
         except json.JSONDecodeError as error:
             raise _unreadable(f"not JSON: {error.msg} at line {error.lineno}, column "
                               f"{error.colno}") from None
-        except ValueError as error:  # a NaN or infinity
-            raise _unreadable(str(error)) from None
         except UnicodeEncodeError:
             raise _unreadable("a string holds a lone UTF-16 surrogate, which is not "
                               "text") from None
+        except ValueError as error:  # a NaN or infinity
+            raise _unreadable(str(error)) from None
         except RecursionError:
             raise _unreadable("nested too deeply to read") from None
         return body

@@ -42,6 +42,8 @@ PLAINTEXT_ENGINE = {"ENGINE_TLS_CA": "", "ENGINE_TLS_CERT": "", "ENGINE_TLS_KEY"
 """The in-process engine listens on a private socket, in plaintext, whatever the
 environment configures for a deployed gateway."""
 
+STOP_GRACE_SECONDS = 1.0
+
 
 class LocalUnavailableError(Exception):
     """The service's packages are not installed: there is no local referee."""
@@ -80,7 +82,6 @@ def local_client(timeout: float) -> Iterator[RestClient]:
     """A REST client whose every call the gateway and engine answer in this process."""
     try:
         from api_gateway import create_app
-        from api_gateway.engine import channel
         from engine_service.server import create_server
     except ImportError as error:
         raise LocalUnavailableError(
@@ -98,6 +99,6 @@ def local_client(timeout: float) -> Iterator[RestClient]:
             with RestClient(LOCAL_URL, timeout, session) as client:
                 yield client
         finally:
-            with app.app_context():  # the gateway's channel first: no GOAWAY to log
-                channel().close()
-            engine.server.stop(None)
+            # Gracefully: no call is in flight by now, and the gateway's channel then
+            # gets a clean GOAWAY, which grpc does not log to the terminal.
+            engine.server.stop(STOP_GRACE_SECONDS).wait()
