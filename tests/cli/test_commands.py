@@ -283,10 +283,12 @@ def test_nothing_listening_exits_2_at_the_first_input(three_boards: Path,
 
 
 def test_referee_url_comes_from_the_environment(three_boards: Path) -> None:
-    result = CliRunner(env={"REFEREE_URL": "http://127.0.0.1:9"}).invoke(
+    result = CliRunner(env={"REFEREE_URL": "http://127.0.0.1:9", **WIDE}).invoke(
         main, ["dfm", "score", str(three_boards)])
     assert result.exit_code == 2 and "the gateway at http://127.0.0.1:9" in result.stderr
-    result = CliRunner(env={"REFEREE_URL": "http://127.0.0.1:9"}).invoke(
+    assert "stopped, as no referee answered: 2 not asked" in result.stdout
+    assert "did not answer: Unreachable: Connection refused" in result.stderr
+    result = CliRunner(env={"REFEREE_URL": "http://127.0.0.1:9", **WIDE}).invoke(
         main, ["dfm", "score", str(three_boards), "--local"])
     assert result.exit_code == 0  # a flag given chooses over the environment
 

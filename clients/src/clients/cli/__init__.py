@@ -140,6 +140,7 @@ def main() -> None:
 
 
 def _check_url(ctx: click.Context, param: click.Parameter, url: str) -> str:
+    """A URL requests cannot use is the command line's fault, not an unreachable referee."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise click.BadParameter(f"{url!r} is not an http:// or https:// URL")
@@ -151,15 +152,16 @@ def _options(function: Callable[..., None]) -> Callable[..., None]:
     decorators = [
         click.argument("inputs", nargs=-1, required=True, metavar="INPUT...",
                        type=click.Path(exists=True, allow_dash=True)),
-        click.option("--url", envvar="REFEREE_URL", metavar="URL", default=DEFAULT_URL, show_default=True,
-                     callback=_check_url, help="Ask the REST gateway at URL ($REFEREE_URL)."),
+        click.option("--url", envvar="REFEREE_URL", metavar="URL", default=DEFAULT_URL,
+                     show_default=True, callback=_check_url,
+                     help="Ask the REST gateway at URL ($REFEREE_URL)."),
         click.option("--grpc", "grpc_address", metavar="ADDRESS",
                      help="Ask the gRPC engine at ADDRESS (host:port) instead."),
         click.option("--local", is_flag=True,
                      help="Ask the rules in this process: no service needed."),
         click.option("--timeout", type=click.FloatRange(0, 600, min_open=True), default=10.0,
-                     metavar="SECONDS",
-                     show_default=True, help="Seconds to wait for each answer."),
+                     metavar="SECONDS", show_default=True,
+                     help="Seconds to wait for each answer."),
         click.option("--json", "as_json", is_flag=True,
                      help="Print one JSON object per input (JSON Lines): its file, outcome, "
                           "and the answer or the problem."),
@@ -179,15 +181,19 @@ def _command(name: str, command: Command) -> click.Command:
     return click.command(name, help=command.help)(ask)
 
 
-for _game, _commands in COMMANDS.items():
-    _group = click.Group(_game, help=GAMES[_game])
-    for _name, _spec in _commands.items():
-        _group.add_command(_command(_name, _spec))
-    main.add_command(_group)
+def _game(name: str) -> click.Group:
+    return click.Group(name, help=GAMES[name], commands=[
+        _command(command, spec) for command, spec in COMMANDS[name].items()])
+
+
+for _name in COMMANDS:
+    main.add_command(_game(_name))
 
 
 def _run(command: Command, inputs: tuple[str, ...], url: str, grpc_address: str | None,
          local: bool, timeout: float, as_json: bool, details: bool) -> None:
+    """Ask about each input in turn, print as asked, and exit with the worst outcome's
+    code; the first input no referee answered ends the run (the next would not be)."""
     ctx = click.get_current_context()
     chosen = [ctx.get_parameter_source("url") is ParameterSource.COMMANDLINE,
               grpc_address is not None, local]
@@ -208,13 +214,14 @@ def _run(command: Command, inputs: tuple[str, ...], url: str, grpc_address: str 
                     _print(command, result, out, err)
                 if result.outcome is Outcome.UNAVAILABLE:
                     assert result.failure is not None
-                    err.print(f"referee: {referee.name} did not answer: {result.failure}")
+                    err.print(f"referee: {referee.name} did not answer: "
+                              f"{result.failure.title}: {result.failure.detail}")
                     break
     except LocalUnavailableError as error:
         err.print(f"referee: {error}")
         ctx.exit(EXIT_UNAVAILABLE)
     if len(found) > 1 and not as_json:
-        out.print(show.summary(results, command.result))
+        out.print(show.summary(results, len(found), command.result))
     ctx.exit(max(result.outcome.exit_code for result in results))
 
 

@@ -95,7 +95,7 @@ class Referee:
                           problems=[("", error.detail)] if refused else [], failure=error)
         except requests.RequestException as error:
             return Result(source, Outcome.UNAVAILABLE, body,
-                          failure=RefereeError("UNREACHABLE", "Unreachable", str(error)))
+                          failure=RefereeError("UNREACHABLE", "Unreachable", _reason(error)))
         if isinstance(answer, dict) and answer.get("legal") is False:
             return Result(source, Outcome.ILLEGAL, body, answer, [
                 (v.get("pointer", ""), f"{v['message']} ({v['reason']}, {v['rule']})")
@@ -108,6 +108,13 @@ class Referee:
             return list(error.problems)
         return [(_unwrapped(pointer, f"/{call.arguments}"), detail)
                 for pointer, detail in error.problems]
+
+
+def _reason(error: BaseException) -> str:
+    """Why a request failed, from its innermost cause (``Connection refused``)."""
+    while error.__cause__ or error.__context__:
+        error = error.__cause__ or error.__context__  # type: ignore[assignment]
+    return error.strerror if isinstance(error, OSError) and error.strerror else str(error)
 
 
 def _unwrapped(pointer: str, wrapper: str) -> str:

@@ -43,6 +43,9 @@ PLAINTEXT_ENGINE = {"ENGINE_TLS_CA": "", "ENGINE_TLS_CERT": "", "ENGINE_TLS_KEY"
 environment configures for a deployed gateway."""
 
 STOP_GRACE_SECONDS = 1.0
+"""The engine stops gracefully, though no call is in flight by then: the gateway's
+channel gets a clean GOAWAY, which grpc does not log to the terminal (an abrupt stop's
+it does, half the time)."""
 
 
 class LocalUnavailableError(Exception):
@@ -92,13 +95,11 @@ def local_client(timeout: float) -> Iterator[RestClient]:
         address = f"unix:{directory}/engine.sock"
         engine = create_server(address, max_workers=2)
         engine.server.start()
-        app = create_app({"ENGINE_ADDRESS": address, **PLAINTEXT_ENGINE})
-        session = requests.Session()
-        session.mount(LOCAL_URL, WsgiAdapter(app))
         try:
+            session = requests.Session()
+            session.mount(LOCAL_URL, WsgiAdapter(create_app(
+                {"ENGINE_ADDRESS": address, **PLAINTEXT_ENGINE})))
             with RestClient(LOCAL_URL, timeout, session) as client:
                 yield client
         finally:
-            # Gracefully: no call is in flight by now, and the gateway's channel then
-            # gets a clean GOAWAY, which grpc does not log to the terminal.
             engine.server.stop(STOP_GRACE_SECONDS).wait()

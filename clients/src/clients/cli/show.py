@@ -8,7 +8,7 @@ consoles are made with ``markup=False``), so a name like ``[bold]`` prints as wr
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -191,19 +191,23 @@ def transport_result(body: Json, answer: Json) -> str:
 
 # Many inputs: one line each.
 
-def summary(results: list[Result], result_of: Any) -> RenderableType:
-    """One line per input: its result, or what was wrong and where."""
+def summary(results: list[Result], inputs: int,
+            result_of: Callable[[Json, Json], str]) -> RenderableType:
+    """One line per input asked (of ``inputs``): its result, or what was wrong and
+    where."""
     table = _table("file", "result", "problems")
     for result in results:
-        if result.outcome is Outcome.ANSWERED or result.outcome is Outcome.ILLEGAL:
+        if result.failure is None:
             shown = result_of(result.body, result.answer)
         else:
-            assert result.failure is not None
-            shown = f"refused: {result.failure.title} ({result.failure.status})"
+            verdict = "refused" if result.outcome is Outcome.INVALID else "no answer"
+            shown = f"{verdict}: {result.failure.title} ({result.failure.status})"
         table.add_row(result.source.name, shown, "\n".join(
             f"{pointer or '/'}: {detail}" for pointer, detail in result.problems))
     counts = {outcome: sum(r.outcome is outcome for r in results) for outcome in Outcome}
-    headline = (f"{len(results)} inputs: {counts[Outcome.ANSWERED]} answered, "
+    headline = (f"{inputs} inputs: {counts[Outcome.ANSWERED]} answered, "
                 f"{counts[Outcome.ILLEGAL]} illegal, {counts[Outcome.INVALID]} refused")
+    if counts[Outcome.UNAVAILABLE]:
+        headline += f"; stopped, as no referee answered: {inputs - len(results)} not asked"
     return Group(_headline(headline), table)
 
