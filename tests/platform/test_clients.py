@@ -31,7 +31,7 @@ from .foxglove_towns import KULY, RANCH
 REPO = Path(__file__).resolve().parents[2]
 GAMES = ("downtown_farmers_market", "foxglove_farm")
 CLIENT_REQUIREMENTS = {"requests", "grpcio", "grpcio-status", "protobuf",
-                       "googleapis-common-protos"}
+                       "googleapis-common-protos", "click", "rich"}
 SERVICE_ONLY = {"flask", "gunicorn", "marshmallow", "werkzeug", "flask-smorest"}
 NO_GRID = {key: value for key, value in SIMPLE_BOARD.items() if key != "grid"}
 SETUP = {"players": [{"name": "Ana", "board": NO_GRID}, {"name": "Ben", "board": NO_GRID}],
@@ -189,6 +189,18 @@ def test_refusals_point_at_the_same_places(rest: RestClient, grpc_client: GrpcCl
                 ] == ["/board/mode"]
 
 
+def test_json_no_message_can_carry_is_refused_by_pointer() -> None:
+    """An argument that is not a message (a string, a list of strings) is the contract's
+    JSON, refused by pointer before any call, never a TypeError from protobuf."""
+    with GrpcClient("127.0.0.1:9", timeout=1) as nowhere:
+        assert [p for p, _ in refusal(nowhere.downtown_farmers_market.rank_players, "Ana")
+                ] == ["/players"]
+        assert [p for p, _ in refusal(nowhere.foxglove_farm.validate_transport, ["town"],
+                                      {"good": "wood"})] == ["/town"]
+        assert [p for p, _ in refusal(nowhere.downtown_farmers_market.replay_game, "",
+                                      [])] == ["/setup"]
+
+
 def test_ready(rest: RestClient, grpc_client: GrpcClient) -> None:
     assert rest.ready() and grpc_client.ready()
     with GrpcClient("127.0.0.1:9", timeout=1) as nowhere:
@@ -229,6 +241,7 @@ class Blocker:
             raise ImportError(f"the clients imported {name}")
 sys.meta_path.insert(0, Blocker())
 from clients import GrpcClient, RestClient
+from clients.cli import main
 from clients.contract_json import to_json, to_message
 from referee.foxglove_farm.v1 import town_pb2
 town = {"tiles": [{"row": 0, "col": 0, "building": "forest"},

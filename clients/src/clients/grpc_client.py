@@ -7,7 +7,7 @@ what you send is what you get back.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar, overload
 
 import grpc
@@ -47,9 +47,9 @@ class _Service:
     def _call(self, method: Callable[..., Message], request_type: type[Message],
               answer: str | None, **arguments: Any) -> Any:
         """Call ``method`` with a ``request_type`` built from ``arguments`` (the request's
-        fields); its ``answer`` field (or the whole response) in the form the first
-        argument came in: contract JSON or messages."""
-        as_json = _is_json(next(iter(arguments.values())))
+        fields); its ``answer`` field (or the whole response) in the form the arguments
+        came in: messages when they all are, contract JSON otherwise."""
+        as_json = not _are_messages(arguments.values())
         request = (to_message(request_type, arguments) if as_json
                    else request_type(**arguments))
         try:
@@ -62,10 +62,13 @@ class _Service:
         return [to_json(item) if as_json else item for item in picked]
 
 
-def _is_json(argument: Any) -> bool:
-    """True for the contract's JSON: an object, or a list of them."""
-    return isinstance(argument, Mapping) or (
-        isinstance(argument, list) and any(isinstance(item, Mapping) for item in argument))
+def _are_messages(arguments: Iterable[Any]) -> bool:
+    """True for the message API: every argument a message, or a list of them. Anything
+    else is the contract's JSON, read by :func:`.to_message`: JSON that no message can
+    carry (``"players": "Ana"``) is refused by pointer, as the gateway refuses it."""
+    return all(isinstance(argument, Message) or (
+        isinstance(argument, Sequence) and not isinstance(argument, (str, bytes))
+        and all(isinstance(item, Message) for item in argument)) for argument in arguments)
 
 
 class DowntownFarmersMarketGrpc(_Service):
