@@ -34,6 +34,9 @@ class DefaultConfig:
     OPENAPI_JSON_PATH = "openapi.json"
     OPENAPI_SWAGGER_UI_PATH = "docs"
     OPENAPI_SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+    # The origins whose pages may call the API from a browser (CORS), comma-separated, or
+    # "*"; empty: none (api_gateway/browser.py).
+    CORS_ORIGINS = ""
 
 
 ENVIRONMENT = {
@@ -44,6 +47,7 @@ ENVIRONMENT = {
     "REFEREE_ENGINE_TLS_KEY": ("ENGINE_TLS_KEY", str),
     "REFEREE_ENGINE_TLS_SERVER_NAME": ("ENGINE_TLS_SERVER_NAME", str),
     "REFEREE_MAX_BODY_BYTES": ("MAX_CONTENT_LENGTH", int),
+    "REFEREE_CORS_ORIGINS": ("CORS_ORIGINS", str),
 }
 
 

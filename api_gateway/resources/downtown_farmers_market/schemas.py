@@ -22,6 +22,7 @@ from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
 
 from ...compiled import Compiler, Dump, Loader
 from ...fields import INT32_MIN, ProtoEnum, SetFieldsSchema, Tagged, tag, whole_number
+from ...versions import rules_version_field
 from ...violations import ViolationSchema
 
 INGREDIENT_NOUN = "an ingredient"
@@ -272,6 +273,7 @@ class ScoreSchema(ma.Schema):
     best_challenge_points = ma.fields.Integer()
     rows = ma.fields.List(ma.fields.Nested(LineScoreSchema))
     columns = ma.fields.List(ma.fields.Nested(LineScoreSchema))
+    rules_version = rules_version_field()
 
 
 class StandingSchema(ma.Schema):
@@ -285,6 +287,7 @@ class StandingSchema(ma.Schema):
 class RankingSchema(ma.Schema):
     standings = ma.fields.List(ma.fields.Nested(StandingSchema))
     winners = ma.fields.List(ma.fields.String())
+    rules_version = rules_version_field()
 
 
 class GameStateSchema(ma.Schema):

@@ -23,6 +23,7 @@ from tabletop_rules.foxglove_farm.town import MAX_TILES
 
 from ...compiled import Compiler, Dump, Loader
 from ...fields import INT32_MAX, INT32_MIN, ProtoEnum, Tagged, set_fields, whole_number
+from ...versions import catalog_version_field, rules_version_field
 from ...violations import ViolationSchema
 
 MAX_CATALOG_DEPTH = 16
@@ -286,6 +287,8 @@ class TownScoreSchema(ma.Schema):
     end_game = ma.fields.List(ma.fields.Nested(EndGameEntrySchema))
     goods_remaining = ma.fields.Integer()
     tile_count = ma.fields.Integer(metadata={"description": "the starting tile counts as two"})
+    rules_version = rules_version_field()
+    catalog_version = catalog_version_field()
 
 
 class TownStandingSchema(ma.Schema):
@@ -299,6 +302,8 @@ class TownStandingSchema(ma.Schema):
 class TownRankingSchema(ma.Schema):
     standings = ma.fields.List(ma.fields.Nested(TownStandingSchema))
     winners = ma.fields.List(ma.fields.String())
+    rules_version = rules_version_field()
+    catalog_version = catalog_version_field()
 
 
 class TransportVerdictSchema(ma.Schema):
@@ -397,3 +402,5 @@ class FinalRoundPlanSchema(ma.Schema):
     upper_bound = ma.fields.Integer(metadata={"description": (
         "the most any legal final round can total: total when optimal, otherwise the "
         "proven bound, so upper_bound - total is the most the plan could be improved")})
+    rules_version = rules_version_field()
+    catalog_version = catalog_version_field()
