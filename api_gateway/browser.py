@@ -76,9 +76,19 @@ def install(app: Flask) -> None:
     for key, value in COMPRESSION.items():
         app.config.setdefault(key, value)
     compress = Compress(app)
+
+    def compressed(response: Response) -> Response:
+        """flask-compress's answer for a request that takes gzip. werkzeug reads the
+        header's qualities (``gzip;q=0`` refuses gzip, which flask-compress 1.25 takes as
+        a yes); every answer may vary by it."""
+        if request.accept_encodings["gzip"]:
+            return compress.after_request(response)
+        response.vary.add("Accept-Encoding")
+        return response
+
     # Last of all: it compresses the final bytes, after every other hook (the docs
     # page's CSP reads the page as written) has seen them.
-    app.after_request_funcs.setdefault(None, []).insert(0, compress.after_request)
+    app.after_request_funcs.setdefault(None, []).insert(0, compressed)
 
     origins = cors_origins(app.config["CORS_ORIGINS"])
     if not origins:

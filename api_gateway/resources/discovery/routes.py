@@ -63,7 +63,8 @@ def cacheable(operation_id: str, schema: type) -> Callable[[Callable[..., Any]],
             response.cache_control.public = True
             response.cache_control.max_age = MAX_AGE_SECONDS
             response.add_etag()
-            return response.make_conditional(request)
+            response.make_conditional(request)
+            return response
 
         documented = blueprint.problem_responses(503, 504)(answer)
         return blueprint.doc(operationId=operation_id, parameters=[IF_NONE_MATCH],

@@ -57,8 +57,8 @@ class ParameterValuesSchema(SetFieldsSchema):
     maximum = ma.fields.Integer()
     min_items = ma.fields.Integer()
     max_items = ma.fields.Integer()
-    unique_items = ma.fields.Boolean(metadata={
-        "description": "present, and true, when a list may hold each value at most once"})
+    unique_items = ma.fields.Boolean(dump_default=False, metadata={
+        "description": "true when a list may hold each value at most once"})
     items = ma.fields.Nested(lambda: ParameterValuesSchema(), metadata={
         "description": "what each entry of a list or object accepts"})
 
