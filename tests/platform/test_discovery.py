@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from api_gateway import create_app
 from api_gateway.resources.downtown_farmers_market.schemas import CHALLENGE_SCHEMAS
 from clients import GrpcClient
 from tabletop_rules.downtown_farmers_market import RULES_VERSION as DFM_RULES
@@ -238,7 +239,6 @@ def test_score_answers_stay_uncached(gateway: FlaskClient) -> None:
 
 
 def test_an_unreachable_engine_is_a_503_not_a_cached_answer() -> None:
-    from api_gateway import create_app
     client = create_app({"ENGINE_ADDRESS": "127.0.0.1:1", "ENGINE_TIMEOUT_SECONDS": 0.5}
                         ).test_client()
     response = client.get(VERSION)
