@@ -12,13 +12,15 @@ import flask_smorest
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from . import access, config, metrics, openapi, request_ids, tracing
+from . import access, browser, config, metrics, openapi, request_ids, tracing
 from .problems import ProblemError, from_http_exception, unexpected
 from .resources import health
+from .resources.discovery import routes as discovery
 from .resources.downtown_farmers_market import routes as downtown_farmers_market
 from .resources.foxglove_farm import routes as foxglove_farm
 
-BLUEPRINTS = (health.blueprint, downtown_farmers_market.blueprint, foxglove_farm.blueprint)
+BLUEPRINTS = (health.blueprint, downtown_farmers_market.blueprint, foxglove_farm.blueprint,
+              discovery.blueprint)
 API_KEY_SCHEME = "ApiKey"
 
 
@@ -62,7 +64,8 @@ def _docs_policy(page: str) -> str:
 
 def secure_answers(app: Flask) -> None:
     """Give every answer of ``app`` its headers: no sniffing, no referrer, a strict CSP;
-    API answers are not stored (they answer one body), the documentation may be cached."""
+    API answers are not stored (they answer one body) unless their view says otherwise
+    (the discovery answers), the documentation may be cached."""
     prefix = app.config["OPENAPI_URL_PREFIX"].rstrip("/")
     docs = f"{prefix}/{app.config['OPENAPI_SWAGGER_UI_PATH']}"
     documentation = {docs, f"{prefix}/{app.config['OPENAPI_JSON_PATH']}"}
@@ -75,8 +78,9 @@ def secure_answers(app: Flask) -> None:
         response.headers.update(SECURITY_HEADERS)
         rule = request.url_rule.rule if request.url_rule and response.status_code == 200 \
             else None
-        response.headers["Cache-Control"] = (DOCUMENTATION_CACHE if rule in documentation
-                                             else "no-store")
+        response.headers["Cache-Control"] = (
+            DOCUMENTATION_CACHE if rule in documentation
+            else response.headers.get("Cache-Control", "no-store"))
         response.headers["Content-Security-Policy"] = (
             _docs_policy(response.get_data(as_text=True)) if rule == docs else JSON_POLICY)
         return response
@@ -115,4 +119,5 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.register_error_handler(ProblemError, lambda error: error.response())
     app.register_error_handler(Exception, lambda error: unexpected(error).response())
     secure_answers(app)
+    browser.install(app)
     return app

@@ -44,6 +44,9 @@ class DefaultConfig:
     OPENAPI_SWAGGER_UI_URL = "/v1/docs/assets/"
     OPENAPI_SWAGGER_UI_CONFIG = {"validatorUrl": None, "displayOperationId": True,
                                  "deepLinking": True}
+    # The origins whose pages may call the API from a browser (CORS), comma-separated, or
+    # "*"; empty: none (api_gateway/browser.py).
+    CORS_ORIGINS = ""
 
 
 ENVIRONMENT = {
@@ -57,6 +60,7 @@ ENVIRONMENT = {
     "REFEREE_API_KEYS_FILE": ("API_KEYS_FILE", str),
     "REFEREE_RATE_LIMIT": ("RATE_LIMIT", str),
     "REFEREE_RATE_LIMIT_STORAGE_URI": ("RATE_LIMIT_STORAGE_URI", str),
+    "REFEREE_CORS_ORIGINS": ("CORS_ORIGINS", str),
 }
 
 

@@ -42,6 +42,7 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2
+from referee.v1 import referee_service_pb2
 
 from .config import ENVIRONMENT
 from .problems import FieldProblem, ProblemError, invalid_request
@@ -52,9 +53,11 @@ Stub = TypeVar("Stub")
 
 GAME_SERVICES = tuple(
     service.full_name
-    for module in (downtown_farmers_market_service_pb2, foxglove_farm_service_pb2)
+    for module in (downtown_farmers_market_service_pb2, foxglove_farm_service_pb2,
+                   referee_service_pb2)
     for service in module.DESCRIPTOR.services_by_name.values())
-"""The engine's game services, by full name, as the generated descriptors name them."""
+"""The engine's services (the games' and the referee's own), by full name, as the
+generated descriptors name them."""
 
 RETRY_POLICY = {
     # 4 attempts: enough to pass over two engines that died at once.

@@ -26,6 +26,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from . import version
 from .calls import CallLimits, CallPolicy, method_name
 from .downtown_farmers_market import servicer as downtown_farmers_market
 from .foxglove_farm import servicer as foxglove_farm
@@ -104,7 +105,8 @@ def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
                  ("grpc.max_connection_age_grace_ms",
                   round(MAX_CONNECTION_AGE_GRACE_SECONDS * 1000))],
     )
-    names = [register(server, limits) for register in GAME_SERVICES]
+    names = [*(register(server, limits) for register in GAME_SERVICES),
+             version.register(server)]
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", *names):

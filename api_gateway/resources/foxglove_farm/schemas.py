@@ -36,6 +36,7 @@ from ...fields import (
     set_fields,
     whole_number,
 )
+from ...versions import catalog_version_field, rules_version_field
 from ...violations import ViolationSchema
 
 MAX_CATALOG_DEPTH = 16
@@ -366,6 +367,8 @@ class TownScoreSchema(AnswerSchema):
     goods_remaining = count("goods left in the town (a tie-break, FF-R16)")
     tile_count = count("building and trail tiles, the starting tile as two (a tie-break, "
                        "FF-R16)")
+    rules_version = rules_version_field()
+    catalog_version = catalog_version_field()
 
 
 class TownStandingSchema(AnswerSchema):
@@ -387,6 +390,8 @@ class TownRankingSchema(AnswerSchema):
     winners = ma.fields.List(ma.fields.String(), required=True, metadata={
         "description": "every player in first place (more than one on a tie)",
         "minItems": 1, "maxItems": MAX_PLAYERS})
+    rules_version = rules_version_field()
+    catalog_version = catalog_version_field()
 
 
 class TransportVerdictSchema(AnswerSchema):
@@ -502,3 +507,5 @@ class FinalRoundPlanSchema(AnswerSchema):
     upper_bound = ma.fields.Integer(required=True, metadata={"description": (
         "the most any legal final round can total: total when optimal, otherwise the "
         "proven bound, so upper_bound - total is the most the plan could be improved")})
+    rules_version = rules_version_field()
+    catalog_version = catalog_version_field()
