@@ -12,7 +12,7 @@ import flask_smorest
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from . import access, config, metrics, request_ids, tracing
+from . import access, config, metrics, pad, request_ids, tracing
 from .fields import tagged_openapi
 from .problems import PROBLEM_CONTENT_TYPE, ProblemError, from_http_exception, unexpected
 from .resources import health
@@ -79,8 +79,9 @@ def _docs_policy(page: str) -> str:
 
 
 def secure_answers(app: Flask) -> None:
-    """Give every answer of ``app`` its headers: no sniffing, no referrer, a strict CSP;
-    API answers are not stored (they answer one body), the documentation may be cached."""
+    """Give every answer of ``app`` its headers: no sniffing, no referrer, a strict CSP
+    (a page's own where its view set one: the score pad's); API answers are not stored
+    (they answer one body), the documentation may be cached."""
     prefix = app.config["OPENAPI_URL_PREFIX"].rstrip("/")
     docs = f"{prefix}/{app.config['OPENAPI_SWAGGER_UI_PATH']}"
     documentation = {docs, f"{prefix}/{app.config['OPENAPI_JSON_PATH']}"}
@@ -93,7 +94,8 @@ def secure_answers(app: Flask) -> None:
         response.headers["Cache-Control"] = (DOCUMENTATION_CACHE if rule in documentation
                                              else "no-store")
         response.headers["Content-Security-Policy"] = (
-            _docs_policy(response.get_data(as_text=True)) if rule == docs else JSON_POLICY)
+            _docs_policy(response.get_data(as_text=True)) if rule == docs
+            else response.headers.get("Content-Security-Policy", JSON_POLICY))
         return response
 
 
@@ -130,6 +132,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     api.ma_plugin.converter.add_attribute_function(tagged_openapi)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    app.register_blueprint(pad.blueprint)
 
     access.install(app)
     app.register_error_handler(ProblemError, lambda error: error.response())
