@@ -56,10 +56,14 @@ class Pad:
         self.events += network_events(self.browser)
         return self.events
 
-    def open(self, game: str) -> None:
-        """A fresh pad (nothing kept from an earlier test) on ``game``'s tab."""
+    def open(self, game: str, saved: dict[str, Any] | None = None) -> None:
+        """The pad on ``game``'s tab, holding nothing from an earlier test: fresh, or as
+        this device last left it with ``saved`` (the pad's own record, JSON)."""
         self.browser.get(f"{self.url}/pad#{game}")
         self.browser.execute_script("localStorage.clear()")
+        if saved is not None:
+            self.browser.execute_script("localStorage.setItem(arguments[0], arguments[1])",
+                                        f"referee.pad.{game}", json.dumps(saved))
         self.browser.refresh()
         self.find(f"#{game}:not([hidden])")
 
@@ -291,6 +295,46 @@ def test_rulebook_board_scores_43_line_by_line(pad: Pad) -> None:
     assert scored == ["en", "fr"]
     assert pad.text("#dfm-score") == "Compter ce plateau"
     pad.click("#language")
+
+
+def test_challenge_refusals_are_shown_on_their_tile(pad: Pad, service: Service) -> None:
+    """A board kept on the phone comes back on reload; a challenge not chosen yet, then
+    one the referee refuses, is marked on its tile with what is wrong; fixed, it scores."""
+    board = example("rulebook_standard_example.json")["board"]
+    pad.open("dfm", {"mode": "standard", "current": 0, "selected": {"row": 0, "col": 0},
+                     "players": [{"name": "Ana", "rows": board["row_challenges"],
+                                  "columns": [*board["column_challenges"][:3], None],
+                                  "grid": [[tile or [] for tile in row] for row in board["grid"]]}]})
+    slot = '[data-key="columns-challenge-3"]'
+
+    pad.click("#dfm-score")
+    pad.wait.until(lambda page: pad.all(f"{slot}.refused"), "the empty slot is not marked")
+    assert pad.text("#dfm-problems li") == ("Challenge of column 4: "
+                                            "Choose this line’s Challenge tile first.")
+    assert not [request for request in requests_sent(pad.network())
+                if request["url"].endswith("/score")], "asked the referee anyway"
+
+    pad.challenge("columns", 3, {"type": "per_set", "sets": [], "points": 4})
+    assert not pad.all(f"{slot}.refused"), "a changed challenge keeps its old refusal"
+    pad.click("#dfm-score")
+    pad.wait.until(lambda page: pad.all(f"{slot}.refused"), "the refused slot is not marked")
+    refused = {**board, "column_challenges": [*board["column_challenges"][:3],
+                                              {"type": "per_set", "sets": [], "points": 4}]}
+    answer = requests.post(f"{service.url}/v1/downtown-farmers-market/score", json=refused,
+                           timeout=10).json()
+    [problem] = answer["errors"]
+    assert problem["pointer"] == "/column_challenges/3/sets"
+    assert pad.find(f'#{pad.find(slot).get_attribute("aria-describedby")}').text == \
+        f"Challenge of column 4: {problem['detail']}"
+    assert [element.get_attribute("data-key") for element in pad.all("#dfm-board .refused")
+            ] == ["columns-challenge-3"]
+    assert "refused" in pad.find('[data-key="player-0"]').get_attribute("class")  # its tab too
+
+    pad.challenge("columns", 3, board["column_challenges"][3])
+    pad.click("#dfm-score")
+    pad.wait.until(lambda page: pad.all("#dfm-total"), "no score shown")
+    assert pad.text("#dfm-total") == "43"
+    assert not pad.all(".refused") and not pad.all("#dfm-problems li")
 
 
 def test_young_shopper_board_scores_28_and_players_are_ranked(pad: Pad) -> None:

@@ -15,6 +15,7 @@ const MAX_TILE = 3;
 const MAX_PLAYERS = 4;
 const SAVED = 'referee.pad.dfm';
 const LINES = { rows: 'row_challenges', columns: 'column_challenges' };
+const SEAT = /^\/players\/(\d+)(?:\/board)?(.*)$/; // a ranking's pointer: whose, and where in it
 
 const emptyGrid = () => Array.from({ length: SIZE }, () => Array.from({ length: SIZE }, () => []));
 const newPlayer = () => ({
@@ -287,10 +288,9 @@ async function rank() {
   const outcome = await call(ui.rank, '/v1/downtown-farmers-market/rank', { players });
   if (!outcome) return;
   for (const { pointer = '', detail } of outcome.problems ?? []) {
-    const [, , seat, ...rest] = pointer.split('/');
-    const owner = game.players[Number(seat)] ?? player();
-    const inside = rest[0] === 'board' ? `/${rest.slice(1).join('/')}` : `/${rest.join('/')}`;
-    owner.problems.push({ pointer: game.players[Number(seat)] ? inside : pointer, detail });
+    const [, seat, inside] = SEAT.exec(pointer) ?? [];
+    const owner = game.players[seat];
+    (owner ?? player()).problems.push({ pointer: owner ? inside : pointer, detail });
   }
   standings = outcome.answer ?? null;
   render();
