@@ -4,8 +4,8 @@ Keys: ``REFEREE_API_KEYS_FILE`` names a file of lines ``name:sha256-hex-of-the-k
 (``#`` comments and blank lines allowed; ``python -m api_gateway.access hash NAME`` makes
 a line). Only hashes are stored, and a presented key is hashed and compared to each with
 ``hmac.compare_digest``. With the file set, every request but the open ones (``/healthz``,
-``/readyz``, ``/metrics``, ``/v1/docs``, ``/v1/openapi.json``) needs its key in the
-``X-API-Key`` header; a missing or unknown key is a 401 problem+json with
+``/readyz``, ``/metrics``, ``/v1/docs``, ``/v1/openapi.json``, the score pad's page and
+files) needs its key in the ``X-API-Key`` header; a missing or unknown key is a 401 problem+json with
 ``WWW-Authenticate: ApiKey realm="referee"``. Several keys may share a name (a key and
 the one replacing it): the name is who calls, for the rate limit and the logs.
 
@@ -42,8 +42,10 @@ from .problems import ProblemError
 HEADER = "X-API-Key"
 REALM = 'ApiKey realm="referee"'
 OPEN_ENDPOINTS = frozenset({"health.healthz", "health.readyz", "metrics",
-                            "api-docs.openapi_json", "api-docs.openapi_swagger_ui"})
-"""Probes, the scrape and the API's documentation: no key needed."""
+                            "api-docs.openapi_json", "api-docs.openapi_swagger_ui",
+                            "pad.page", "pad.asset"})
+"""Probes, the scrape, the API's documentation and the score pad's files: no key needed
+(the pad's calls to the API send the key its user gives)."""
 CALLER = "referee.api_key_name"
 """The environ key holding the name of the key a request came with."""
 _NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")

@@ -12,7 +12,7 @@ import flask_smorest
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from . import access, browser, config, metrics, openapi, request_ids, tracing
+from . import access, browser, config, metrics, openapi, pad, request_ids, tracing
 from .problems import ProblemError, from_http_exception, unexpected
 from .resources import health
 from .resources.discovery import routes as discovery
@@ -63,9 +63,10 @@ def _docs_policy(page: str) -> str:
 
 
 def secure_answers(app: Flask) -> None:
-    """Give every answer of ``app`` its headers: no sniffing, no referrer, a strict CSP;
-    API answers are not stored (they answer one body) unless their view says otherwise
-    (the discovery answers), the documentation may be cached."""
+    """Give every answer of ``app`` its headers: no sniffing, no referrer, a strict CSP
+    (a page's own where its view set one: the score pad's); API answers are not stored
+    (they answer one body) unless their view says otherwise (the discovery answers), the
+    documentation may be cached."""
     prefix = app.config["OPENAPI_URL_PREFIX"].rstrip("/")
     docs = f"{prefix}/{app.config['OPENAPI_SWAGGER_UI_PATH']}"
     documentation = {docs, f"{prefix}/{app.config['OPENAPI_JSON_PATH']}"}
@@ -82,7 +83,8 @@ def secure_answers(app: Flask) -> None:
             DOCUMENTATION_CACHE if rule in documentation
             else response.headers.get("Cache-Control", "no-store"))
         response.headers["Content-Security-Policy"] = (
-            _docs_policy(response.get_data(as_text=True)) if rule == docs else JSON_POLICY)
+            _docs_policy(response.get_data(as_text=True)) if rule == docs
+            else response.headers.get("Content-Security-Policy", JSON_POLICY))
         return response
 
 
@@ -114,6 +116,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     openapi.serve_swagger_ui(app)
+    app.register_blueprint(pad.blueprint)
 
     access.install(app)
     app.register_error_handler(ProblemError, lambda error: error.response())

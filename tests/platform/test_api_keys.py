@@ -82,9 +82,9 @@ def test_without_a_key_no_path_is_told_apart(client: FlaskClient, path: str) -> 
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/readyz", "/metrics", "/v1/docs",
-                                  "/v1/openapi.json"])
-def test_probes_metrics_and_documentation_need_no_key(client: FlaskClient,
-                                                      path: str) -> None:
+                                  "/v1/openapi.json", "/", "/pad", "/pad/static/pad.js"])
+def test_probes_metrics_documentation_and_the_pad_need_no_key(client: FlaskClient,
+                                                              path: str) -> None:
     assert client.get(path).status_code == 200
     assert client.get(path, headers={"X-API-Key": "wrong"}).status_code == 200
 
