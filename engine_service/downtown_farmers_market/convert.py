@@ -11,7 +11,10 @@ faster than walking their fields: ``SerializeToString()`` encodes a message cano
 (fields by number, lists packed, unknown fields last), so a tile, a grid space or a
 challenge is looked up by its bytes. That fast path reads only what the reader would
 read without a problem, into the same values; at anything else it gives up, and the
-reader reads the message field by field, naming every problem.
+reader reads the message field by field, naming every problem. A game state is written
+the same way round (:func:`state_to_proto`): its encoding is joined from the tiles',
+spaces' and challenges' encodings (:mod:`engine_service.wire`) and parsed into the answer
+at once.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from tabletop_rules import downtown_farmers_market as dfm
 from tabletop_rules.downtown_farmers_market.model import MAX_TILE_INGREDIENTS, MIN_TILE_INGREDIENTS
 from tabletop_rules.problems import Path, json_pointer
 
+from .. import wire
 from ..reading import Reader
 
 _INGREDIENT_FROM_PROTO = {
@@ -58,10 +62,21 @@ _SPACE_IN_ROW: dict[bytes, dfm.Space] = {
 tag, a one-byte length and the space."""
 _WIRE_OF_SPACE = {None if space is None else space.ingredients: data
                   for data, space in _SPACE_IN_ROW.items()}
-_WIRE_TAG = {name: field.number << 3 | (2 if field.type == field.TYPE_MESSAGE else 0)
-             for name, field in board_pb2.Board.DESCRIPTOR.fields_by_name.items()}
+_WIRE_OF_TILE = {tile.ingredients: data for data, tile in _TILE_BY_WIRE.items()}
+_BOARD_MODE, _ROW_CHALLENGE_KEY, _COLUMN_CHALLENGE_KEY, _GRID_ROW_KEY = (
+    wire.key(board_pb2.Board.DESCRIPTOR, name)
+    for name in ("mode", "row_challenges", "column_challenges", "grid"))
 _MODE, _ROW_CHALLENGE, _COLUMN_CHALLENGE, _GRID_ROW = (
-    _WIRE_TAG[name] for name in ("mode", "row_challenges", "column_challenges", "grid"))
+    key[0] for key in (_BOARD_MODE, _ROW_CHALLENGE_KEY, _COLUMN_CHALLENGE_KEY, _GRID_ROW_KEY))
+"""A board's field keys, and as the one byte each is, read from a board's encoding."""
+_PLAYER_NAME, _PLAYER_BOARD = (wire.key(game_pb2.Player.DESCRIPTOR, name)
+                               for name in ("name", "board"))
+(_RULES_VERSION, _STATE_MODE, _PLAYERS, _FACE_UP, _PILE_COUNT, _DISCARDS, _ROUND,
+ _FIRST_PLAYER, _CURRENT_PLAYER, _EXPECTED, _GAME_OVER) = (
+    wire.key(game_pb2.GameState.DESCRIPTOR, name)
+    for name in ("rules_version", "mode", "players", "face_up", "pile_count", "discards",
+                 "round", "first_player", "current_player", "expected", "game_over"))
+"""The keys of the fields an answer's state is written with (:func:`state_to_proto`)."""
 
 
 class _Reader(Reader):
@@ -336,14 +351,29 @@ def _write_challenge(challenge: dfm.Challenge, message: board_pb2.Challenge) -> 
                 body.sets.add(ingredients=_ingredients_to_proto(shown))
 
 
-def _write_board(board: dfm.Board, message: board_pb2.Board) -> None:
-    message.mode = _MODE_TO_PROTO[board.mode]
-    for challenges, side in ((board.row_challenges, message.row_challenges),
-                             (board.column_challenges, message.column_challenges)):
-        for challenge in challenges:
-            _write_challenge(challenge, side.add())
-    for row in board.grid:  # each space's encoding looked up, each row's parsed at once
-        message.grid.add().MergeFromString(b"".join([_space_to_wire(space) for space in row]))
+def _board_to_wire(board: dfm.Board) -> bytes:
+    """A board's encoding: each challenge's field looked up (:func:`_challenge_field`),
+    each row's joined from its spaces' (:data:`_WIRE_OF_SPACE`)."""
+    try:
+        rows = [b"".join([_WIRE_OF_SPACE[None if space is None else space.ingredients]
+                          for space in row]) for row in board.grid]
+    except KeyError:  # a tile of no or over three ingredients (in no state the rules accept)
+        rows = [b"".join([_space_to_wire(space) for space in row]) for row in board.grid]
+    return b"".join([
+        wire.number(_BOARD_MODE, _MODE_TO_PROTO[board.mode]),
+        *[_challenge_field(_ROW_CHALLENGE_KEY, challenge) for challenge in board.row_challenges],
+        *[_challenge_field(_COLUMN_CHALLENGE_KEY, challenge)
+          for challenge in board.column_challenges],
+        *[wire.part(_GRID_ROW_KEY, row) for row in rows]])
+
+
+@lru_cache(maxsize=4096)
+def _challenge_field(side: bytes, challenge: dfm.Challenge) -> bytes:
+    """A challenge's field in a board's ``side`` (its key), written once: boards keep
+    showing the same challenge tiles (and a challenge is an immutable value)."""
+    message = board_pb2.Challenge()
+    _write_challenge(challenge, message)
+    return wire.part(side, message.SerializeToString())
 
 
 def _space_to_wire(space: dfm.Space) -> bytes:
@@ -358,25 +388,43 @@ def _space_to_wire(space: dfm.Space) -> bytes:
     return data
 
 
+def _tile_to_wire(tile: dfm.FoodTile) -> bytes:
+    """A Food tile's encoding, looked up in :data:`_WIRE_OF_TILE` (a tile of no or over
+    three ingredients, in no state the rules accept, is written field by field)."""
+    data = _WIRE_OF_TILE.get(tile.ingredients)
+    if data is None:
+        message = board_pb2.FoodTile()
+        _write_tile(tile, message)
+        data = message.SerializeToString()
+    return data
+
+
+def _state_to_wire(state: dfm.GameState) -> bytes:
+    """A state's encoding, its boards and tiles written as their encodings."""
+    return b"".join([
+        wire.number(_RULES_VERSION, state.rules_version),
+        wire.number(_STATE_MODE, _MODE_TO_PROTO[state.mode]),
+        *[wire.part(_PLAYERS, wire.text(_PLAYER_NAME, player.name)
+                    + wire.part(_PLAYER_BOARD, _board_to_wire(player.board)))
+          for player in state.players],
+        *[wire.part(_FACE_UP, _tile_to_wire(tile)) for tile in state.face_up],
+        wire.number(_PILE_COUNT, state.pile_count),
+        *[wire.part(_DISCARDS, _tile_to_wire(tile)) for tile in state.discards],
+        wire.number(_ROUND, state.round),
+        wire.number(_FIRST_PLAYER, state.first_player),
+        wire.number(_CURRENT_PLAYER, state.current_player),
+        wire.number(_EXPECTED, _ACTION_TO_PROTO[state.expected]),
+        wire.number(_GAME_OVER, state.game_over)])
+
+
 def state_to_proto(state: dfm.GameState, message: game_pb2.GameState | None = None
                    ) -> game_pb2.GameState:
     """``state`` written into ``message`` (an answer's field, so nothing is copied), or
-    into a new message."""
+    into a new message: its encoding is written (:func:`_state_to_wire`) and parsed in
+    one call, which is many times faster than setting a few hundred fields one by one."""
     if message is None:
         message = game_pb2.GameState()
-    message.rules_version = state.rules_version
-    message.mode = _MODE_TO_PROTO[state.mode]
-    for player in state.players:
-        _write_board(player.board, message.players.add(name=player.name).board)
-    for tiles, written in ((state.face_up, message.face_up), (state.discards, message.discards)):
-        for tile in tiles:
-            _write_tile(tile, written.add())
-    message.pile_count = state.pile_count
-    message.round = state.round
-    message.first_player = state.first_player
-    message.current_player = state.current_player
-    message.expected = _ACTION_TO_PROTO[state.expected]
-    message.game_over = state.game_over
+    message.MergeFromString(_state_to_wire(state))
     return message
 
 
