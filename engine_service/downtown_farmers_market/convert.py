@@ -77,6 +77,20 @@ _PLAYER_NAME, _PLAYER_BOARD = (wire.key(game_pb2.Player.DESCRIPTOR, name)
     for name in ("rules_version", "mode", "players", "face_up", "pile_count", "discards",
                  "round", "first_player", "current_player", "expected", "game_over"))
 """The keys of the fields an answer's state is written with (:func:`state_to_proto`)."""
+_TAKE, _DISCARD, _REVEAL = (wire.key(game_pb2.Move.DESCRIPTOR, name)
+                            for name in ("take", "discard", "reveal"))
+_TAKE_PLAYER, _TAKE_TILE, _TAKE_ROW, _TAKE_COL = (
+    wire.key(game_pb2.TakeTile.DESCRIPTOR, name) for name in ("player", "tile", "row", "col"))
+_TAKE_PLAYER_FIELDS, _TAKE_ROW_FIELDS, _TAKE_COL_FIELDS = (
+    wire.numbers(key) for key in (_TAKE_PLAYER, _TAKE_ROW, _TAKE_COL))
+_TILE_IN_TAKE = {ingredients: wire.part(_TAKE_TILE, data)
+                 for ingredients, data in _WIRE_OF_TILE.items()}
+_DISCARD_PLAYER, _DISCARD_TILE = (wire.key(game_pb2.DiscardTile.DESCRIPTOR, name)
+                                  for name in ("player", "tile"))
+_REVEAL_TILES = wire.key(game_pb2.RevealTiles.DESCRIPTOR, "tiles")
+_MOVES = wire.key(service_pb2.ListLegalMovesResponse.DESCRIPTOR, "moves")
+"""The keys of a move's fields (:func:`move_to_proto`), and a take's numbers and tiles
+as fields, looked up as legal moves are written."""
 
 
 class _Reader(Reader):
@@ -428,23 +442,39 @@ def state_to_proto(state: dfm.GameState, message: game_pb2.GameState | None = No
     return message
 
 
+def _move_to_wire(move: dfm.Move) -> bytes:
+    """A move's encoding (a ``Move`` message's); a take's numbers and tile, as a legal
+    one holds them, are looked up."""
+    if isinstance(move, dfm.TakeTile):
+        try:
+            body = (_TAKE_PLAYER_FIELDS[move.player] + _TILE_IN_TAKE[move.tile.ingredients]
+                    + _TAKE_ROW_FIELDS[move.row] + _TAKE_COL_FIELDS[move.col])
+        except KeyError:  # a number over 127 or below 0, or an odd tile: in no legal take
+            body = b"".join([wire.number(_TAKE_PLAYER, move.player),
+                             wire.part(_TAKE_TILE, _tile_to_wire(move.tile)),
+                             wire.number(_TAKE_ROW, move.row), wire.number(_TAKE_COL, move.col)])
+        return wire.part(_TAKE, body)
+    if isinstance(move, dfm.DiscardTile):
+        return wire.part(_DISCARD, wire.number(_DISCARD_PLAYER, move.player)
+                         + wire.part(_DISCARD_TILE, _tile_to_wire(move.tile)))
+    return wire.part(_REVEAL, b"".join([wire.part(_REVEAL_TILES, _tile_to_wire(tile))
+                                        for tile in move.tiles]))
+
+
 def move_to_proto(move: dfm.Move, message: game_pb2.Move | None = None) -> game_pb2.Move:
     """``move`` written into ``message`` (an answer's field, so nothing is copied), or
     into a new message."""
     if message is None:
         message = game_pb2.Move()
-    if isinstance(move, dfm.TakeTile):
-        take = message.take
-        take.player, take.row, take.col = move.player, move.row, move.col
-        _write_tile(move.tile, take.tile)
-    elif isinstance(move, dfm.DiscardTile):
-        message.discard.player = move.player
-        _write_tile(move.tile, message.discard.tile)
-    else:
-        message.reveal.SetInParent()  # a reveal of no tiles is a reveal still
-        for tile in move.tiles:
-            _write_tile(tile, message.reveal.tiles.add())
+    message.MergeFromString(_move_to_wire(move))
     return message
+
+
+def legal_moves_to_proto(moves: Sequence[dfm.Move]) -> service_pb2.ListLegalMovesResponse:
+    """The answer listing ``moves``: its encoding written (each move's, :func:`_move_to_wire`)
+    and parsed at once."""
+    return service_pb2.ListLegalMovesResponse.FromString(
+        b"".join([wire.part(_MOVES, _move_to_wire(move)) for move in moves]))
 
 
 def violations_to_proto(violations: Sequence[dfm.Violation], move_path: Path

@@ -123,12 +123,14 @@ def test_states_read_the_same_both_ways() -> None:
                 assert convert.state_from_proto(message) == fast == state
 
 
+def tile(written: board_pb2.FoodTile, value: dfm.FoodTile) -> None:
+    """A Food tile written field by field (one of no ingredients is still set)."""
+    written.SetInParent()
+    written.ingredients.extend(convert._INGREDIENT_TO_PROTO[i] for i in value.ingredients)
+
+
 def _state_by_fields(state: dfm.GameState) -> game_pb2.GameState:
     """A state written field by field, the reference the engine's encoding is held to."""
-    def tile(written: board_pb2.FoodTile, value: dfm.FoodTile) -> None:
-        written.SetInParent()
-        written.ingredients.extend(convert._INGREDIENT_TO_PROTO[i] for i in value.ingredients)
-
     message = game_pb2.GameState(rules_version=state.rules_version,
                                  mode=convert._MODE_TO_PROTO[state.mode])
     for player in state.players:
@@ -174,3 +176,41 @@ def test_states_are_written_as_field_by_field() -> None:
         dfm.Player("∑ " * 80, replace(board, grid=grid)), *state.players[1:]),
         face_up=(odd, big), discards=(big,), pile_count=-3, round=300, rules_version=2**31 - 1)
     assert convert.state_to_proto(strange) == _state_by_fields(strange)
+
+
+def _move_by_fields(move: dfm.Move) -> game_pb2.Move:
+    """A move written field by field, the reference for the engine's encoding."""
+    message = game_pb2.Move()
+    if isinstance(move, dfm.TakeTile):
+        message.take.player, message.take.row, message.take.col = move.player, move.row, move.col
+        tile(message.take.tile, move.tile)
+    elif isinstance(move, dfm.DiscardTile):
+        message.discard.player = move.player
+        tile(message.discard.tile, move.tile)
+    else:
+        message.reveal.SetInParent()
+        for value in move.tiles:
+            tile(message.reveal.tiles.add(), value)
+    return message
+
+
+def test_moves_are_written_as_field_by_field() -> None:
+    rng = random.Random(13)
+    odd, big = dfm.FoodTile(()), dfm.FoodTile((dfm.Ingredient.CORN,) * 5)
+    moves: list[dfm.Move] = [
+        dfm.TakeTile(0, odd, 0, 0), dfm.TakeTile(200, big, -1, 2**31 - 1),
+        dfm.TakeTile(-5, dfm.FoodTile.of("egg"), 128, 127), dfm.DiscardTile(0, odd),
+        dfm.DiscardTile(3, big), dfm.RevealTiles(()), dfm.RevealTiles((odd, big))]
+    for mode in dfm.Mode:
+        for players in (2, 3, 4):
+            game = play_random_game(rng, mode, players)
+            moves.extend(game.moves)
+            for state in game.states[::5]:
+                listed = dfm.legal_moves(state)
+                answer = convert.legal_moves_to_proto(listed)
+                assert list(answer.moves) == [_move_by_fields(move) for move in listed]
+    for move in moves:
+        assert convert.move_to_proto(move) == _move_by_fields(move)
+        assert convert.move_to_proto(move).SerializeToString() == \
+            _move_by_fields(move).SerializeToString()
+    assert {type(move) for move in moves} == {dfm.TakeTile, dfm.DiscardTile, dfm.RevealTiles}
