@@ -19,6 +19,7 @@ A game state's catalog is the state's: its towns carry none of their own.
 from __future__ import annotations
 
 import math
+from itertools import permutations
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple, TypeVar, cast
@@ -94,6 +95,12 @@ _VARIANTS[town_pb2.VARIANT_UNSPECIFIED] = fox.Variant.STANDARD
 _PHASE_TO_PROTO = {p: game_pb2.GamePhase.Value(f"GAME_PHASE_{p.name}") for p in GamePhase}
 _PHASES: dict[int, GamePhase | None] = {n: p for p, n in _PHASE_TO_PROTO.items()}
 _PHASE_ENUM = cast(EnumTypeWrapper, game_pb2.GamePhase)  # its stub types it as a class
+
+_TRAIL_SIDES: dict[tuple[int, ...], frozenset[fox.Side]] = {
+    tuple(_SIDE_TO_PROTO[side] for side in sides): frozenset(sides)
+    for count in range(len(fox.SIDES) + 1) for sides in permutations(fox.SIDES, count)}
+"""A trail's sides by the numbers a message lists, for every list of distinct known
+sides (65): what :meth:`_Reader.sides` reads from them without a problem."""
 
 MAX_CATALOG_VERSION_LENGTH = 100
 """A catalog version is a short digest; a longer one is no version (the rules' message
@@ -205,8 +212,8 @@ class _Reader(Reader):
         tiles, index = read_tiles(
             message.tiles, lambda tile, where: self.tile(tile, where, catalog, refused), path,
             self.problems)
-        unread = any(t.building in refused for t in message.tiles
-                     if t.WhichOneof("kind") == "building")
+        unread = bool(refused) and any(t.building in refused for t in message.tiles
+                                       if t.WhichOneof("kind") == "building")
         return _ReadTown(fox.Town(tiles, catalog, variant, message.score_track), index,
                          complete=len(self.problems) == before and not unread)
 
@@ -218,6 +225,9 @@ class _Reader(Reader):
              refused: frozenset[str]) -> fox.Tile | Unread:
         position = fox.Position(message.row, message.col)
         kind = message.WhichOneof("kind")
+        known = _known_tile(message, kind, position, catalog, refused)
+        if known is not None:
+            return known
         if kind == "building":
             building = find_building(message.building, catalog, refused, (*path, "building"),
                                      self.problems)
@@ -230,7 +240,7 @@ class _Reader(Reader):
             self.problem(path, ONE_KIND)
             return Unread(position)
         sides = self.sides(message.trail.sides, (*path, "trail"))
-        if message.goods.ListFields():
+        if message.HasField("goods") and message.goods.ListFields():
             self.problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS)
             return Unread(position)
         return Unread(position) if sides is None else fox.TrailTile(position, sides)
@@ -431,6 +441,24 @@ class _Reader(Reader):
                 ) -> tuple[Payment, ...]:
         return tuple(Payment(fox.Position(p.row, p.col), _goods_from(p.goods))
                      for p in self.limited(parts, path, "payment parts"))
+
+
+def _known_tile(message: town_pb2.Tile, kind: str | None, position: fox.Position,
+                catalog: fox.Catalog, refused: frozenset[str]) -> fox.Tile | None:
+    """The tile, if it is one the reader reads without a problem in the common way: a
+    building the catalog defines (so its id is short) and no refused definition names, or
+    a trail without goods whose sides are distinct and known; otherwise None, for the
+    reader to read and report on."""
+    if kind == "building":
+        building = catalog.get(message.building)
+        if building is not None and message.building not in refused:
+            return fox.BuildingTile(position, building, _goods_from(message.goods)
+                                    if message.HasField("goods") else fox.NO_GOODS)
+    elif kind == "trail" and not message.HasField("goods"):
+        sides = _TRAIL_SIDES.get(tuple(message.trail.sides))
+        if sides is not None:
+            return fox.TrailTile(position, sides)
+    return None
 
 
 def _struct(struct: struct_pb2.Struct) -> dict[str, Any]:
