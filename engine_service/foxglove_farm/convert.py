@@ -19,7 +19,7 @@ A game state's catalog is the state's: its towns carry none of their own.
 from __future__ import annotations
 
 import math
-from itertools import permutations
+from itertools import combinations, permutations
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple, TypeVar, cast
@@ -81,6 +81,7 @@ from tabletop_rules.foxglove_farm.transcription import (
 from tabletop_rules.problems import Path, PathPart, Problem
 from tabletop_rules.verdicts import Verdict
 
+from .. import wire
 from ..reading import Check, Reader
 
 Item = TypeVar("Item")
@@ -593,23 +594,53 @@ def _goods(goods: fox.Goods) -> town_pb2.Goods:
     return town_pb2.Goods(**goods.to_dict())
 
 
-def _tile(tile: fox.Tile) -> town_pb2.Tile:
-    where = {"row": tile.position.row, "col": tile.position.col}
+_VARIANT_KEY, _SCORE_TRACK_KEY, _TILES_KEY = (wire.key(town_pb2.Town.DESCRIPTOR, name)
+                                             for name in ("variant", "score_track", "tiles"))
+_ROW_KEY, _COL_KEY, _BUILDING_KEY, _TRAIL_KEY, _GOODS_KEY = (
+    wire.key(town_pb2.Tile.DESCRIPTOR, name)
+    for name in ("row", "col", "building", "trail", "goods"))
+_GOOD_KEYS = tuple(wire.key(town_pb2.Goods.DESCRIPTOR, good.value) for good in fox.GOODS)
+_POSITION_ROW, _POSITION_COL = (wire.key(town_pb2.Position.DESCRIPTOR, name)
+                                for name in ("row", "col"))
+_TRAIL_FIELDS = {
+    frozenset(sides): wire.part(_TRAIL_KEY, town_pb2.Trail(
+        sides=[_SIDE_TO_PROTO[s] for s in fox.SIDES if s in sides]).SerializeToString())
+    for count in range(len(fox.SIDES) + 1) for sides in combinations(fox.SIDES, count)}
+"""A trail's field in a tile, by its sides (every set of sides: 16)."""
+_LEGAL, _PATH, _TOWN = (wire.key(service_pb2.ValidateTransportResponse.DESCRIPTOR, name)
+                        for name in ("legal", "path", "town"))
+
+
+def _position_to_wire(position: fox.Position) -> bytes:
+    return wire.number(_POSITION_ROW, position.row) + wire.number(_POSITION_COL, position.col)
+
+
+def _tile_to_wire(tile: fox.Tile) -> bytes:
+    """A tile's encoding: where it is, then its trail's sides or its building and goods
+    (held goods only: a building holding none has no goods field)."""
+    where = wire.number(_ROW_KEY, tile.position.row) + wire.number(_COL_KEY, tile.position.col)
     if isinstance(tile, fox.TrailTile):
-        return town_pb2.Tile(**where, trail=town_pb2.Trail(
-            sides=[_SIDE_TO_PROTO[s] for s in fox.SIDES if s in tile.sides]))
-    message = town_pb2.Tile(**where, building=tile.building.id)
+        return where + _TRAIL_FIELDS[tile.sides]
+    data = where + wire.part(_BUILDING_KEY, tile.building.id.encode())
     if tile.goods:
-        message.goods.CopyFrom(_goods(tile.goods))
-    return message
+        data += wire.part(_GOODS_KEY, b"".join([wire.number(key, n)
+                                                for key, n in zip(_GOOD_KEYS, tile.goods)]))
+    return data
+
+
+def _town_to_wire(town: fox.Town) -> bytes:
+    """A town's encoding, without its catalog (a Struct, written field by field)."""
+    return b"".join([wire.number(_VARIANT_KEY, _VARIANT_TO_PROTO[town.variant]),
+                     wire.number(_SCORE_TRACK_KEY, town.score_track),
+                     *[wire.part(_TILES_KEY, _tile_to_wire(tile))
+                       for tile in town.tiles.values()]])
 
 
 def town_to_proto(town: fox.Town, *, with_catalog: bool = True) -> town_pb2.Town:
-    """A town message; the buildings the request defined go back in its catalog (unless
-    the town is in a game, whose state carries the catalog)."""
-    message = town_pb2.Town(variant=_VARIANT_TO_PROTO[town.variant],
-                            score_track=town.score_track,
-                            tiles=[_tile(t) for t in town.tiles.values()])
+    """A town message, written as its encoding (:func:`_town_to_wire`) and parsed at once;
+    the buildings the request defined go back in its catalog (unless the town is in a
+    game, whose state carries the catalog)."""
+    message = town_pb2.Town.FromString(_town_to_wire(town))
     if with_catalog and town.catalog.requested:
         message.catalog.update(catalog_to_dict(town.catalog, only_requested=True))
     return message
@@ -652,8 +683,13 @@ def transport_verdict_to_proto(check: fox.TransportVerdict
         return service_pb2.ValidateTransportResponse(
             legal=False, violations=_violations(check.violations, "move"))
     assert check.town is not None  # a legal check carries the town after
-    return service_pb2.ValidateTransportResponse(
-        legal=True, path=[_position(p) for p in check.path], town=town_to_proto(check.town))
+    answer = service_pb2.ValidateTransportResponse.FromString(b"".join([
+        wire.number(_LEGAL, True),
+        *[wire.part(_PATH, _position_to_wire(position)) for position in check.path],
+        wire.part(_TOWN, _town_to_wire(check.town))]))
+    if check.town.catalog.requested:
+        answer.town.catalog.update(catalog_to_dict(check.town.catalog, only_requested=True))
+    return answer
 
 
 def _step(step: planner.PlanStep) -> planning_pb2.PlanStep:
