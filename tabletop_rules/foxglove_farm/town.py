@@ -22,6 +22,7 @@ from ..problems import InvalidInputError, Path, Problem, quantity
 from ._json import out_of_range
 from .catalog import undocumented_problem
 from .model import (
+    GOODS,
     MAX_SCORE_TRACK,
     NO_GOODS,
     SIDES,
@@ -74,11 +75,11 @@ def check_town(town: Town, *, index: Mapping[Position, int] | None = None,
         problems.append(too_many)
         return problems
     for position, tile in town.tiles.items():
-        path: Path = ("tiles", index[position])
         if tile.position != position:
-            problems.append(Problem(path, "the tile's position does not match its key"))
-        else:
-            problems.extend(_check_tile(tile, path))
+            problems.append(Problem(("tiles", index[position]),
+                                    "the tile's position does not match its key"))
+        elif not _sound(tile):
+            problems.extend(_check_tile(tile, ("tiles", index[position])))
     if complete and not problems:
         problems.extend(_check_starting_tile(town, index))
         problems.extend(_check_one_group(town, index))
@@ -109,6 +110,28 @@ def check_overlapping(tile: Tile, path: Path, first: int) -> list[Problem]:
     return _numbers_of(tile, path) or [*_check_kind(tile, path), Problem(path, (
         f"overlaps tile {first}: both are at row {tile.position.row}, col "
         f"{tile.position.col}; a position holds one tile"))]
+
+
+def _sound(tile: Tile) -> bool:
+    """True when :func:`_check_tile` finds nothing wrong with ``tile``, judged the quick
+    way (most tiles are sound; for the others, it says what is wrong)."""
+    row, col = tile.position
+    if not (-MAX_COORDINATE <= row <= MAX_COORDINATE and -MAX_COORDINATE <= col <= MAX_COORDINATE):
+        return False
+    if isinstance(tile, TrailTile):
+        return trail_shape(tile.sides) is not None
+    building, goods = tile.building, tile.goods
+    if not building.documented or min(goods) < 0 or max(goods) > MAX_GOODS_COUNT:
+        return False
+    total = sum(goods)
+    if total > building.slots:
+        return False
+    if total:
+        depicts = building.depicts
+        for good, n in zip(GOODS, goods):
+            if n and good not in depicts:
+                return False
+    return True
 
 
 def _check_tile(tile: Tile, path: Path) -> list[Problem]:
