@@ -93,8 +93,20 @@ _MOVES = wire.key(service_pb2.ListLegalMovesResponse.DESCRIPTOR, "moves")
 as fields, looked up as legal moves are written."""
 
 
+Encodings = dict[int, tuple[dfm.Board, bytes]]
+"""Boards read from an encoding that is exactly what :func:`_board_to_wire` writes for
+them, by identity (each with the board, which keeps its identity from being reused): an
+answer that holds such a board unchanged (most of a state after a move) writes it back
+as it came, instead of writing it again."""
+
+
 class _Reader(Reader):
-    """Reads messages into rule values, noting problems instead of stopping at the first."""
+    """Reads messages into rule values, noting problems instead of stopping at the first;
+    boards read as written are kept in ``encodings``, if given."""
+
+    def __init__(self, encodings: Encodings | None = None) -> None:
+        super().__init__()
+        self.encodings = encodings
 
     def ingredient(self, value: int, path: Path) -> dfm.Ingredient:
         # BREAD is a placeholder for an unknown value; the problem already refuses the input
@@ -151,8 +163,12 @@ class _Reader(Reader):
         return None
 
     def board(self, message: board_pb2.Board, path: Path) -> dfm.Board:
-        board = _board_from_wire(message.SerializeToString())
-        if board is not None:
+        data = message.SerializeToString()
+        read = _board_from_wire(data)
+        if read is not None:
+            board, as_written = read
+            if as_written and self.encodings is not None:
+                self.encodings[id(board)] = (board, data)
             return board
         grid = tuple(
             tuple(
@@ -214,14 +230,17 @@ class _Reader(Reader):
         return dfm.RevealTiles(())  # a placeholder; the problem already refuses the input
 
 
-def _board_from_wire(data: bytes) -> dfm.Board | None:
+def _board_from_wire(data: bytes) -> tuple[dfm.Board, bool] | None:
     """The board ``data`` encodes, if it is one that :meth:`_Reader.board` reads without a
-    problem; otherwise None. A board's encoding is its fields in turn, each a one-byte
-    tag then, for the mode, its one-byte number, for a challenge or a grid row, a one-byte
-    length and the part; a longer number or length, or another field, is for the reader."""
+    problem, and whether ``data`` is what :func:`_board_to_wire` writes for it (a
+    canonical encoding whose mode is set and whose challenges are each as written);
+    otherwise None. A board's encoding is its fields in turn, each a one-byte tag then,
+    for the mode, its one-byte number, for a challenge or a grid row, a one-byte length
+    and the part; a longer number or length, or another field, is for the reader."""
     mode: dfm.Mode | None = dfm.Mode.STANDARD  # an unset mode is standard
     sides: dict[int, list[dfm.Challenge]] = {_ROW_CHALLENGE: [], _COLUMN_CHALLENGE: []}
     grid = []
+    as_written = False
     at, end = 0, len(data)
     while at + 1 < end:
         tag, size = data[at], data[at + 1]
@@ -229,6 +248,7 @@ def _board_from_wire(data: bytes) -> dfm.Board | None:
             return None
         if tag == _MODE:
             mode = _MODE_FROM_PROTO.get(size)
+            as_written = at == 0  # written first, as the canonical encoding has it
             at += 2
             continue
         part = data[at + 2:at + 2 + size]
@@ -239,16 +259,18 @@ def _board_from_wire(data: bytes) -> dfm.Board | None:
                 return None
             grid.append(row)
         elif tag in sides:
-            challenge = _challenge_from_wire(part)
-            if challenge is None:
+            read = _challenge_from_wire(part)
+            if read is None:
                 return None
+            challenge, written = read
             sides[tag].append(challenge)
+            as_written = as_written and written
         else:
             return None
     if mode is None or at != end:
         return None
     return dfm.Board(tuple(grid), tuple(sides[_ROW_CHALLENGE]), tuple(sides[_COLUMN_CHALLENGE]),
-                     mode)
+                     mode), as_written
 
 
 def _row_from_wire(data: bytes) -> tuple[dfm.Space, ...] | None:
@@ -266,12 +288,15 @@ def _row_from_wire(data: bytes) -> tuple[dfm.Space, ...] | None:
 
 
 @lru_cache(maxsize=4096)
-def _challenge_from_wire(data: bytes) -> dfm.Challenge | None:
-    """The challenge ``data`` encodes, None if the reader finds a problem with it: read
-    once, as boards keep showing the same challenge tiles."""
+def _challenge_from_wire(data: bytes) -> tuple[dfm.Challenge, bool] | None:
+    """The challenge ``data`` encodes and whether ``data`` is its encoding as written
+    (:func:`_challenge_to_wire`), None if the reader finds a problem with it: read once,
+    as boards keep showing the same challenge tiles."""
     reader = _Reader()
     challenge = reader.challenge(board_pb2.Challenge.FromString(data), ())
-    return None if reader.problems else challenge
+    if reader.problems or challenge is None:
+        return None
+    return challenge, data == _challenge_to_wire(challenge)
 
 
 def board_from_proto(message: board_pb2.Board, path: Path = ()) -> dfm.Board:
@@ -309,11 +334,13 @@ def state_from_proto(message: game_pb2.GameState) -> dfm.GameState:
     return state
 
 
-def state_and_move_from_proto(state_message: game_pb2.GameState, move_message: game_pb2.Move
+def state_and_move_from_proto(state_message: game_pb2.GameState, move_message: game_pb2.Move,
+                              encodings: Encodings | None = None
                               ) -> tuple[dfm.GameState, dfm.Move]:
     """A valid state and a well-formed move to judge in it (the request's ``state`` and
-    ``move``), or every problem with either."""
-    reader = _Reader()
+    ``move``), or every problem with either; the boards read as written are added to
+    ``encodings``, for :func:`verdict_to_proto`."""
+    reader = _Reader(encodings)
     state = reader.state(state_message, ("state",))
     move = reader.move(move_message, ("move",))
     reader.done(lambda: [p.under("state") for p in dfm.check_state(state)]
@@ -385,9 +412,13 @@ def _board_to_wire(board: dfm.Board) -> bytes:
 def _challenge_field(side: bytes, challenge: dfm.Challenge) -> bytes:
     """A challenge's field in a board's ``side`` (its key), written once: boards keep
     showing the same challenge tiles (and a challenge is an immutable value)."""
+    return wire.part(side, _challenge_to_wire(challenge))
+
+
+def _challenge_to_wire(challenge: dfm.Challenge) -> bytes:
     message = board_pb2.Challenge()
     _write_challenge(challenge, message)
-    return wire.part(side, message.SerializeToString())
+    return message.SerializeToString()
 
 
 def _space_to_wire(space: dfm.Space) -> bytes:
@@ -413,13 +444,14 @@ def _tile_to_wire(tile: dfm.FoodTile) -> bytes:
     return data
 
 
-def _state_to_wire(state: dfm.GameState) -> bytes:
-    """A state's encoding, its boards and tiles written as their encodings."""
+def _state_to_wire(state: dfm.GameState, encodings: Encodings | None = None) -> bytes:
+    """A state's encoding, its boards and tiles written as their encodings (a board among
+    ``encodings`` as it came)."""
     return b"".join([
         wire.number(_RULES_VERSION, state.rules_version),
         wire.number(_STATE_MODE, _MODE_TO_PROTO[state.mode]),
         *[wire.part(_PLAYERS, wire.text(_PLAYER_NAME, player.name)
-                    + wire.part(_PLAYER_BOARD, _board_to_wire(player.board)))
+                    + wire.part(_PLAYER_BOARD, _written(player.board, encodings)))
           for player in state.players],
         *[wire.part(_FACE_UP, _tile_to_wire(tile)) for tile in state.face_up],
         wire.number(_PILE_COUNT, state.pile_count),
@@ -431,14 +463,24 @@ def _state_to_wire(state: dfm.GameState) -> bytes:
         wire.number(_GAME_OVER, state.game_over)])
 
 
-def state_to_proto(state: dfm.GameState, message: game_pb2.GameState | None = None
-                   ) -> game_pb2.GameState:
+def _written(board: dfm.Board, encodings: Encodings | None) -> bytes:
+    """``board``'s encoding: as it was read, if it is among ``encodings``."""
+    if encodings:
+        kept = encodings.get(id(board))
+        if kept is not None and kept[0] is board:
+            return kept[1]
+    return _board_to_wire(board)
+
+
+def state_to_proto(state: dfm.GameState, message: game_pb2.GameState | None = None,
+                   encodings: Encodings | None = None) -> game_pb2.GameState:
     """``state`` written into ``message`` (an answer's field, so nothing is copied), or
-    into a new message: its encoding is written (:func:`_state_to_wire`) and parsed in
-    one call, which is many times faster than setting a few hundred fields one by one."""
+    into a new message: its encoding is written (:func:`_state_to_wire`; a board of the
+    request, among ``encodings``, as it came) and parsed in one call, which is many times
+    faster than setting a few hundred fields one by one."""
     if message is None:
         message = game_pb2.GameState()
-    message.MergeFromString(_state_to_wire(state))
+    message.MergeFromString(_state_to_wire(state, encodings))
     return message
 
 
@@ -485,11 +527,14 @@ def violations_to_proto(violations: Sequence[dfm.Violation], move_path: Path
             for v in violations]
 
 
-def verdict_to_proto(verdict: dfm.Verdict) -> service_pb2.ValidateMoveResponse:
+def verdict_to_proto(verdict: dfm.Verdict, encodings: Encodings | None = None
+                     ) -> service_pb2.ValidateMoveResponse:
+    """The answer to a move; the boards the next state shares with the request (every one
+    the move leaves alone), written back as they came when among ``encodings``."""
     answer = service_pb2.ValidateMoveResponse(
         legal=verdict.legal, violations=violations_to_proto(verdict.violations, ("move",)))
     if verdict.next_state is not None:
-        state_to_proto(verdict.next_state, answer.next_state)
+        state_to_proto(verdict.next_state, answer.next_state, encodings)
     return answer
 
 

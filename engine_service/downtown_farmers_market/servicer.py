@@ -47,8 +47,9 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
     @translate_errors
     def ValidateMove(self, request: service_pb2.ValidateMoveRequest,
                      context: grpc.ServicerContext) -> service_pb2.ValidateMoveResponse:
-        state, move = convert.state_and_move_from_proto(request.state, request.move)
-        return convert.verdict_to_proto(dfm.validate(state, move))
+        encodings: convert.Encodings = {}  # the request's boards, to answer unchanged ones
+        state, move = convert.state_and_move_from_proto(request.state, request.move, encodings)
+        return convert.verdict_to_proto(dfm.validate(state, move), encodings)
 
     @translate_errors
     def ReplayGame(self, request: service_pb2.ReplayGameRequest,

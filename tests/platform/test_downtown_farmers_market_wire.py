@@ -49,8 +49,10 @@ def test_well_formed_boards_are_read_from_their_bytes() -> None:
     rng = random.Random(7)
     for _ in range(300):
         message = BoardSchema().load(random_board(rng))
-        board = convert._board_from_wire(message.SerializeToString())
-        assert board is not None
+        read = convert._board_from_wire(message.SerializeToString())
+        assert read is not None
+        board, as_written = read
+        assert as_written and convert._board_to_wire(board) == message.SerializeToString()
         fast, slow = both_ways(message)
         assert fast == slow == board
 
@@ -214,3 +216,43 @@ def test_moves_are_written_as_field_by_field() -> None:
         assert convert.move_to_proto(move).SerializeToString() == \
             _move_by_fields(move).SerializeToString()
     assert {type(move) for move in moves} == {dfm.TakeTile, dfm.DiscardTile, dfm.RevealTiles}
+
+
+def test_a_verdict_writes_the_request_s_unchanged_boards_as_they_came() -> None:
+    rng = random.Random(17)
+    reused = 0
+    for mode in dfm.Mode:
+        for players in (2, 3, 4):
+            game = play_random_game(rng, mode, players)
+            for state, move in list(zip(game.states, game.moves))[::4]:
+                request = game_pb2.GameState.FromString(
+                    convert.state_to_proto(state).SerializeToString())
+                if mode is dfm.Mode.STANDARD and rng.random() < 0.3:  # read as standard, written
+                    # with its mode set, so not as it came
+                    request.players[0].board.ClearField("mode")
+                encodings: convert.Encodings = {}
+                read, _ = convert.state_and_move_from_proto(
+                    request, convert.move_to_proto(move), encodings)
+                kept = {id(p.board) for p in read.players if id(p.board) in encodings}
+                assert all(convert._board_to_wire(board) == data
+                           for board, data in encodings.values())
+                for verdict in (dfm.validate(read, move),
+                                dfm.validate(read, dfm.RevealTiles(()))):
+                    with_them = convert.verdict_to_proto(verdict, encodings)
+                    assert with_them == convert.verdict_to_proto(verdict)
+                    if verdict.next_state is not None:
+                        reused += sum(id(p.board) in kept for p in verdict.next_state.players)
+    assert reused > 100
+
+
+def test_a_board_not_encoded_as_written_is_not_kept() -> None:
+    board = BoardSchema().load(random_board(random.Random(2)))
+    unset = board_pb2.Board()
+    unset.CopyFrom(board)
+    unset.ClearField("mode")
+    odd = board_pb2.Board()
+    odd.CopyFrom(board)
+    odd.row_challenges[0].MergeFromString(b"\x98\x06\x01")  # an unknown field in a challenge
+    for message, kept in ((board, True), (unset, False), (odd, False)):
+        read = convert._board_from_wire(message.SerializeToString())
+        assert read is not None and read[1] is kept
