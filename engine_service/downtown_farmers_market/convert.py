@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
+from typing import Any
 
 from google.protobuf.internal.containers import RepeatedScalarFieldContainer
 
@@ -236,11 +237,14 @@ def _board_from_wire(data: bytes) -> tuple[dfm.Board, bool] | None:
     canonical encoding whose mode is set and whose challenges are each as written);
     otherwise None. A board's encoding is its fields in turn, each a one-byte tag then,
     for the mode, its one-byte number, for a challenge or a grid row, a one-byte length
-    and the part; a longer number or length, or another field, is for the reader."""
+    and the part; a longer number or length, or another field, is for the reader. A grid
+    row's spaces are each looked up in :data:`_SPACE_IN_ROW` where they lie."""
     mode: dfm.Mode | None = dfm.Mode.STANDARD  # an unset mode is standard
-    sides: dict[int, list[dfm.Challenge]] = {_ROW_CHALLENGE: [], _COLUMN_CHALLENGE: []}
+    row_challenges: list[dfm.Challenge] = []
+    column_challenges: list[dfm.Challenge] = []
     grid = []
     as_written = False
+    spaces = _SPACE_IN_ROW
     at, end = 0, len(data)
     while at + 1 < end:
         tag, size = data[at], data[at + 1]
@@ -251,40 +255,39 @@ def _board_from_wire(data: bytes) -> tuple[dfm.Board, bool] | None:
             as_written = at == 0  # written first, as the canonical encoding has it
             at += 2
             continue
-        part = data[at + 2:at + 2 + size]
-        at += 2 + size
+        start = at + 2
+        at = start + size
+        if at > end:
+            return None
         if tag == _GRID_ROW:
-            row = _row_from_wire(part)
-            if row is None:
+            row = []
+            while start + 1 < at:  # each space: a tag, a one-byte length, the space
+                after = start + 2 + data[start + 1]
+                space = spaces.get(data[start:after], _NOT_A_SPACE)
+                if space is _NOT_A_SPACE:
+                    return None
+                row.append(space)
+                start = after
+            if start != at:
                 return None
-            grid.append(row)
-        elif tag in sides:
-            read = _challenge_from_wire(part)
+            grid.append(tuple(row))
+        elif tag == _ROW_CHALLENGE or tag == _COLUMN_CHALLENGE:
+            read = _challenge_from_wire(data[start:at])
             if read is None:
                 return None
-            challenge, written = read
-            sides[tag].append(challenge)
-            as_written = as_written and written
+            (row_challenges if tag == _ROW_CHALLENGE else column_challenges).append(read[0])
+            as_written = as_written and read[1]
         else:
             return None
     if mode is None or at != end:
         return None
-    return dfm.Board(tuple(grid), tuple(sides[_ROW_CHALLENGE]), tuple(sides[_COLUMN_CHALLENGE]),
+    return dfm.Board(tuple(grid), tuple(row_challenges), tuple(column_challenges),
                      mode), as_written
 
 
-def _row_from_wire(data: bytes) -> tuple[dfm.Space, ...] | None:
-    """The spaces a grid row's encoding holds, each looked up in :data:`_SPACE_IN_ROW`;
-    None at anything else."""
-    row = []
-    at, end = 0, len(data)
-    while at + 1 < end:
-        field = data[at:at + 2 + data[at + 1]]
-        if field not in _SPACE_IN_ROW:
-            return None
-        row.append(_SPACE_IN_ROW[field])
-        at += len(field)
-    return tuple(row) if at == end else None
+_NOT_A_SPACE: Any = object()
+"""What :data:`_SPACE_IN_ROW` gives for bytes that are no space it knows (None is the
+empty space)."""
 
 
 @lru_cache(maxsize=4096)

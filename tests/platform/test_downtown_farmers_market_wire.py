@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
+from google.protobuf.message import DecodeError
 
 from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema
 from engine_service.downtown_farmers_market import convert
@@ -93,6 +94,30 @@ def test_anything_else_is_read_as_the_collecting_reader_reads_it() -> None:
             mutate(rng, message)
         fast, slow = both_ways(message)
         assert fast == slow
+
+
+def test_boards_garbled_byte_by_byte_are_read_the_same_both_ways() -> None:
+    rng = random.Random(19)
+    boards = [BoardSchema().load(random_board(rng)).SerializeToString() for _ in range(30)]
+    compared = 0
+    while compared < 1500:
+        data = bytearray(rng.choice(boards))
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(data))
+            change = rng.random()
+            if change < 0.5:
+                data[at] = rng.randrange(256)
+            elif change < 0.75:
+                del data[at]
+            else:
+                data.insert(at, rng.randrange(256))
+        try:
+            message = board_pb2.Board.FromString(bytes(data))
+        except DecodeError:
+            continue
+        fast, slow = both_ways(message)
+        assert fast == slow
+        compared += 1
 
 
 def test_an_encoding_the_fast_path_does_not_expect_is_read_the_same() -> None:
