@@ -210,7 +210,8 @@ class _Reader(Reader):
             catalog, refused = game
             if struct is not None:
                 self.problem((*path, "catalog"), GAME_TOWN_CATALOG)
-        tiles, index = read_tiles(
+        known = _known_tiles(message.tiles, catalog, refused)
+        tiles, index = known if known is not None else read_tiles(
             message.tiles, lambda tile, where: self.tile(tile, where, catalog, refused), path,
             self.problems)
         unread = bool(refused) and any(t.building in refused for t in message.tiles
@@ -442,6 +443,26 @@ class _Reader(Reader):
                 ) -> tuple[Payment, ...]:
         return tuple(Payment(fox.Position(p.row, p.col), _goods_from(p.goods))
                      for p in self.limited(parts, path, "payment parts"))
+
+
+def _known_tiles(messages: Sequence[town_pb2.Tile], catalog: fox.Catalog,
+                 refused: frozenset[str]
+                 ) -> tuple[dict[fox.Position, fox.Tile], dict[fox.Position, int]] | None:
+    """What :func:`read_tiles` makes of a town's tiles (each by position, and each
+    position's index) when each is read the common way (:func:`_known_tile`), no two
+    share a position and they are not too many; otherwise None, for the reader."""
+    if len(messages) > MAX_TILES:
+        return None
+    tiles: dict[fox.Position, fox.Tile] = {}
+    index: dict[fox.Position, int] = {}
+    for i, message in enumerate(messages):
+        tile = _known_tile(message, message.WhichOneof("kind"),
+                           fox.Position(message.row, message.col), catalog, refused)
+        if tile is None or tile.position in tiles:
+            return None
+        tiles[tile.position] = tile
+        index[tile.position] = i
+    return tiles, index
 
 
 def _known_tile(message: town_pb2.Tile, kind: str | None, position: fox.Position,
