@@ -59,7 +59,8 @@ class TakeTile:
     col: int
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tile", canonical_tile(self.tile))
+        if _reordered(self.tile.ingredients) is not None:  # a tile in order is kept as it is
+            object.__setattr__(self, "tile", canonical_tile(self.tile))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +71,8 @@ class DiscardTile:
     tile: FoodTile
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tile", canonical_tile(self.tile))
+        if _reordered(self.tile.ingredients) is not None:  # a tile in order is kept as it is
+            object.__setattr__(self, "tile", canonical_tile(self.tile))
 
 
 @dataclass(frozen=True, slots=True)
