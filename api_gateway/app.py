@@ -12,13 +12,17 @@ import flask_smorest
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from . import config, i18n, openapi
+from . import access, browser, config, i18n, metrics, openapi, pad, request_ids, tracing
 from .problems import ProblemError, from_http_exception, unexpected
 from .resources import health
+from .resources.discovery import routes as discovery
 from .resources.downtown_farmers_market import routes as downtown_farmers_market
 from .resources.foxglove_farm import routes as foxglove_farm
 
-BLUEPRINTS = (health.blueprint, downtown_farmers_market.blueprint, foxglove_farm.blueprint)
+BLUEPRINTS = (health.blueprint, downtown_farmers_market.blueprint, foxglove_farm.blueprint,
+              discovery.blueprint)
+API_KEY_SCHEME = "ApiKey"
+
 
 class Api(flask_smorest.Api):
     """flask-smorest's Api with every error rendered, and documented, as problem+json."""
@@ -59,22 +63,28 @@ def _docs_policy(page: str) -> str:
 
 
 def secure_answers(app: Flask) -> None:
-    """Give every answer of ``app`` its headers: no sniffing, no referrer, a strict CSP;
-    API answers are not stored (they answer one body), the documentation may be cached."""
+    """Give every answer of ``app`` its headers: no sniffing, no referrer, a strict CSP
+    (a page's own where its view set one: the score pad's); API answers are not stored
+    (they answer one body) unless their view says otherwise (the discovery answers), the
+    documentation may be cached."""
     prefix = app.config["OPENAPI_URL_PREFIX"].rstrip("/")
     docs = f"{prefix}/{app.config['OPENAPI_SWAGGER_UI_PATH']}"
-    documentation = {docs, f"{prefix}/{app.config['OPENAPI_JSON_PATH']}",
-                     openapi.swagger_ui_rule(app.config)}
+    documentation = {docs, f"{prefix}/{app.config['OPENAPI_JSON_PATH']}"}
+    assets = openapi.swagger_ui_rule(app.config)
+    if assets is not None:
+        documentation.add(assets)
 
     @app.after_request
     def secure(response: Response) -> Response:
         response.headers.update(SECURITY_HEADERS)
         rule = request.url_rule.rule if request.url_rule and response.status_code == 200 \
             else None
-        response.headers["Cache-Control"] = (DOCUMENTATION_CACHE if rule in documentation
-                                             else "no-store")
+        response.headers["Cache-Control"] = (
+            DOCUMENTATION_CACHE if rule in documentation
+            else response.headers.get("Cache-Control", "no-store"))
         response.headers["Content-Security-Policy"] = (
-            _docs_policy(response.get_data(as_text=True)) if rule == docs else JSON_POLICY)
+            _docs_policy(response.get_data(as_text=True)) if rule == docs
+            else response.headers.get("Content-Security-Policy", JSON_POLICY))
         return response
 
 
@@ -92,14 +102,26 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's field order
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # "8 × 3", not "8 \u00d7 3"
 
-    api = Api(app, spec_kwargs={"marshmallow_plugin": openapi.Plugin(),
-                                "info": {"description": openapi.DESCRIPTION}})
+    metrics.instrument(app)
+    request_ids.install(app)  # around the rest: the id is known while it is measured
+    tracing.configure(app)
+
+    api = Api(app, spec_kwargs={
+        "marshmallow_plugin": openapi.Plugin(), "info": {"description": openapi.DESCRIPTION},
+        # A referee may run with keys or without: either way is documented.
+        "security": [{}, {API_KEY_SCHEME: []}]})
+    api.spec.components.security_scheme(API_KEY_SCHEME, {
+        "type": "apiKey", "in": "header", "name": access.HEADER,
+        "description": "An API key, when the referee is configured with keys."})
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     openapi.serve_swagger_ui(app)
+    app.register_blueprint(pad.blueprint)
 
+    access.install(app)
     app.register_error_handler(ProblemError, lambda error: error.response())
     app.register_error_handler(Exception, lambda error: unexpected(error).response())
     secure_answers(app)
     i18n.content_language(app)
+    browser.install(app)
     return app

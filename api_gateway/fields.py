@@ -226,7 +226,7 @@ def tag(kind: str, description: str) -> ma.fields.String:
     ``oneOf`` matches only its own objects (two challenge types have the same fields).
     :class:`Tagged` has already checked the value when the schema reads it."""
     return ma.fields.String(required=True, metadata={"description": description,
-                                                     "enum": [kind]})
+                                                     "const": kind})
 
 
 class AnswerSchema(ma.Schema):

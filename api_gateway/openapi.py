@@ -52,6 +52,14 @@ JSON, 415 for another media type, 413 over the body limit, 422 with one JSON Poi
 problem (`errors`), 429 and 503 with `Retry-After`, 504 past the engine's deadline. An
 illegal move is not an error: it is a 200 answer whose `legal` is false.
 
+**Request ids.** Every answer carries an `X-Request-ID` header: the request's own when it
+sent a valid one (1 to 64 letters, digits, `.`, `_` or `-`), else a new one; a problem
+repeats it as `request_id`. Quote it when reporting a problem.
+
+**API keys.** A referee configured with API keys needs one in the `X-API-Key` header on
+every operation but the probes (401 without it), and limits each key's rate (429 with
+`Retry-After` past it).
+
 **Forward compatibility.** Answers may gain fields in any release of this version:
 clients must ignore the fields they do not know. Requests keep their meaning: a field
 added to a request is optional, and leaving it out keeps today's behaviour.
@@ -98,6 +106,9 @@ class ProblemSchema(AnswerSchema):
     errors = ma.fields.List(ma.fields.Nested(FieldErrorSchema), metadata={
         "description": "one entry per problem in the request (the first 100, then one "
                        "saying how many more), when its places can be named"})
+    request_id = ma.fields.String(required=True, metadata={
+        "description": "the request's id, as in the X-Request-ID answer header: quote it "
+                       "when reporting a problem"})
 
 
 class Converter(OpenAPIConverter):
@@ -112,6 +123,16 @@ class Converter(OpenAPIConverter):
         super().init_attribute_functions()
         self.attribute_functions.insert(-1, self.tagged2properties)  # before nullable
         self.attribute_functions.insert(-1, self.enum_keys2properties)
+        self.attribute_functions.append(self.const2properties)
+
+    def const2properties(self, field: ma.fields.Field, ret: dict[str, Any],
+                         **kwargs: Any) -> dict[str, Any]:
+        """A field with one value (a tagged object's tag): ``const``, not a one-value enum
+        (which generators make into an enum type per tag)."""
+        if "const" not in field.metadata:
+            return {}
+        ret.pop("enum", None)
+        return {"const": field.metadata["const"]}
 
     def tagged2properties(self, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
         """A :class:`Tagged` field: a ``oneOf`` of its schemas, with a discriminator."""

@@ -7,6 +7,7 @@ import grpc
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as service_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2_grpc as service_grpc
 from tabletop_rules import downtown_farmers_market as dfm
+from tabletop_rules.downtown_farmers_market.challenge_types import challenge_types
 
 from ..calls import CallLimits
 from ..errors import translate_errors
@@ -34,7 +35,8 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
         ranking = dfm.rank_boards(convert.players_from_proto(request.players))
         METER.boards_scored(len(ranking.standings))
         return service_pb2.RankPlayersResponse(
-            standings=convert.standings_to_proto(ranking), winners=ranking.winners)
+            standings=convert.standings_to_proto(ranking), winners=ranking.winners,
+            rules_version=dfm.RULES_VERSION)
 
     @translate_errors
     def NewGame(self, request: service_pb2.NewGameRequest,
@@ -46,16 +48,15 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
     @translate_errors
     def ListLegalMoves(self, request: service_pb2.ListLegalMovesRequest,
                        context: grpc.ServicerContext) -> service_pb2.ListLegalMovesResponse:
-        answer = service_pb2.ListLegalMovesResponse()
-        for move in dfm.legal_moves(convert.state_from_proto(request.state)):
-            convert.move_to_proto(move, answer.moves.add())
-        return answer
+        return convert.legal_moves_to_proto(
+            dfm.legal_moves(convert.state_from_proto(request.state)))
 
     @translate_errors
     def ValidateMove(self, request: service_pb2.ValidateMoveRequest,
                      context: grpc.ServicerContext) -> service_pb2.ValidateMoveResponse:
-        state, move = convert.state_and_move_from_proto(request.state, request.move)
-        answer = convert.verdict_to_proto(dfm.validate(state, move))
+        encodings: convert.Encodings = {}  # the request's boards, to answer unchanged ones
+        state, move = convert.state_and_move_from_proto(request.state, request.move, encodings)
+        answer = convert.verdict_to_proto(dfm.validate(state, move), encodings)
         METER.move_judged(answer.legal)
         return answer
 
@@ -65,8 +66,17 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
         setup, moves = convert.log_from_proto(request.setup, request.moves)
         return convert.replay_to_proto(dfm.replay(setup, moves))
 
+    @translate_errors
+    def ListChallengeTypes(self, request: service_pb2.ListChallengeTypesRequest,
+                           context: grpc.ServicerContext
+                           ) -> service_pb2.ListChallengeTypesResponse:
+        return CHALLENGE_TYPES
+
 
 SERVICE = service_pb2.DESCRIPTOR.services_by_name["DowntownFarmersMarketService"]
+
+CHALLENGE_TYPES = convert.challenge_types_to_proto(challenge_types())
+"""The challenge types' answer, made once: it is the same for every call."""
 
 
 def register(server: grpc.Server, limits: CallLimits) -> str:

@@ -19,6 +19,7 @@ A game state's catalog is the state's: its towns carry none of their own.
 from __future__ import annotations
 
 import math
+from itertools import combinations, permutations
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple, TypeVar, cast
@@ -27,11 +28,13 @@ from google.protobuf import struct_pb2
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from google.protobuf.message import Message
 
-from referee.foxglove_farm.v1 import game_pb2, planning_pb2, scoring_pb2, town_pb2, transport_pb2
+from referee.foxglove_farm.v1 import catalog_pb2, game_pb2, planning_pb2, scoring_pb2, town_pb2, transport_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm import planner
+from tabletop_rules.foxglove_farm.catalog import PROVENANCED_FIELDS, TIERS, builtin_catalog_version
 from tabletop_rules.foxglove_farm.catalog_format import catalog_to_dict
+from tabletop_rules.foxglove_farm.effect_format import effect_to_dict
 from tabletop_rules.foxglove_farm.central_board import (
     CentralBoard,
     Space,
@@ -49,6 +52,7 @@ from tabletop_rules.foxglove_farm.game_checks import (
 )
 from tabletop_rules.foxglove_farm.town import MAX_TILES
 from tabletop_rules.foxglove_farm.game_state import (
+    RULES_VERSION,
     Action,
     BuildBuilding,
     BuildTrails,
@@ -80,6 +84,7 @@ from tabletop_rules.foxglove_farm.transcription import (
 from tabletop_rules.problems import Path, PathPart, Problem
 from tabletop_rules.verdicts import Verdict
 
+from .. import wire
 from ..reading import Check, Reader
 from ..wording import sentence_fields
 
@@ -95,6 +100,12 @@ _VARIANTS[town_pb2.VARIANT_UNSPECIFIED] = fox.Variant.STANDARD
 _PHASE_TO_PROTO = {p: game_pb2.GamePhase.Value(f"GAME_PHASE_{p.name}") for p in GamePhase}
 _PHASES: dict[int, GamePhase | None] = {n: p for p, n in _PHASE_TO_PROTO.items()}
 _PHASE_ENUM = cast(EnumTypeWrapper, game_pb2.GamePhase)  # its stub types it as a class
+
+_TRAIL_SIDES: dict[tuple[int, ...], frozenset[fox.Side]] = {
+    tuple(_SIDE_TO_PROTO[side] for side in sides): frozenset(sides)
+    for count in range(len(fox.SIDES) + 1) for sides in permutations(fox.SIDES, count)}
+"""A trail's sides by the numbers a message lists, for every list of distinct known
+sides (65): what :meth:`_Reader.sides` reads from them without a problem."""
 
 MAX_CATALOG_VERSION_LENGTH = 100
 """A catalog version is a short digest; a longer one is no version (the rules' message
@@ -203,11 +214,12 @@ class _Reader(Reader):
             catalog, refused = game
             if struct is not None:
                 self.problem((*path, "catalog"), GAME_TOWN_CATALOG)
-        tiles, index = read_tiles(
+        known = _known_tiles(message.tiles, catalog, refused)
+        tiles, index = known if known is not None else read_tiles(
             message.tiles, lambda tile, where: self.tile(tile, where, catalog, refused), path,
             self.problems)
-        unread = any(t.building in refused for t in message.tiles
-                     if t.WhichOneof("kind") == "building")
+        unread = bool(refused) and any(t.building in refused for t in message.tiles
+                                       if t.WhichOneof("kind") == "building")
         return _ReadTown(fox.Town(tiles, catalog, variant, message.score_track), index,
                          complete=len(self.problems) == before and not unread)
 
@@ -219,6 +231,9 @@ class _Reader(Reader):
              refused: frozenset[str]) -> fox.Tile | Unread:
         position = fox.Position(message.row, message.col)
         kind = message.WhichOneof("kind")
+        known = _known_tile(message, kind, position, catalog, refused)
+        if known is not None:
+            return known
         if kind == "building":
             building = find_building(message.building, catalog, refused, (*path, "building"),
                                      self.problems)
@@ -231,7 +246,7 @@ class _Reader(Reader):
             self.problem(path, ONE_KIND)
             return Unread(position)
         sides = self.sides(message.trail.sides, (*path, "trail"))
-        if message.goods.ListFields():
+        if message.HasField("goods") and message.goods.ListFields():
             self.problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS)
             return Unread(position)
         return Unread(position) if sides is None else fox.TrailTile(position, sides)
@@ -434,6 +449,44 @@ class _Reader(Reader):
                      for p in self.limited(parts, path, "payment parts"))
 
 
+def _known_tiles(messages: Sequence[town_pb2.Tile], catalog: fox.Catalog,
+                 refused: frozenset[str]
+                 ) -> tuple[dict[fox.Position, fox.Tile], dict[fox.Position, int]] | None:
+    """What :func:`read_tiles` makes of a town's tiles (each by position, and each
+    position's index) when each is read the common way (:func:`_known_tile`), no two
+    share a position and they are not too many; otherwise None, for the reader."""
+    if len(messages) > MAX_TILES:
+        return None
+    tiles: dict[fox.Position, fox.Tile] = {}
+    index: dict[fox.Position, int] = {}
+    for i, message in enumerate(messages):
+        tile = _known_tile(message, message.WhichOneof("kind"),
+                           fox.Position(message.row, message.col), catalog, refused)
+        if tile is None or tile.position in tiles:
+            return None
+        tiles[tile.position] = tile
+        index[tile.position] = i
+    return tiles, index
+
+
+def _known_tile(message: town_pb2.Tile, kind: str | None, position: fox.Position,
+                catalog: fox.Catalog, refused: frozenset[str]) -> fox.Tile | None:
+    """The tile, if it is one the reader reads without a problem in the common way: a
+    building the catalog defines (so its id is short) and no refused definition names, or
+    a trail without goods whose sides are distinct and known; otherwise None, for the
+    reader to read and report on."""
+    if kind == "building":
+        building = catalog.get(message.building)
+        if building is not None and message.building not in refused:
+            return fox.BuildingTile(position, building, _goods_from(message.goods)
+                                    if message.HasField("goods") else fox.NO_GOODS)
+    elif kind == "trail" and not message.HasField("goods"):
+        sides = _TRAIL_SIDES.get(tuple(message.trail.sides))
+        if sides is not None:
+            return fox.TrailTile(position, sides)
+    return None
+
+
 def _struct(struct: struct_pb2.Struct) -> dict[str, Any]:
     return {key: _plain(value) for key, value in struct.fields.items()}
 
@@ -566,26 +619,62 @@ def _goods(goods: fox.Goods) -> town_pb2.Goods:
     return town_pb2.Goods(**goods.to_dict())
 
 
-def _tile(tile: fox.Tile) -> town_pb2.Tile:
-    where = {"row": tile.position.row, "col": tile.position.col}
+_VARIANT_KEY, _SCORE_TRACK_KEY, _TILES_KEY = (wire.key(town_pb2.Town.DESCRIPTOR, name)
+                                             for name in ("variant", "score_track", "tiles"))
+_ROW_KEY, _COL_KEY, _BUILDING_KEY, _TRAIL_KEY, _GOODS_KEY = (
+    wire.key(town_pb2.Tile.DESCRIPTOR, name)
+    for name in ("row", "col", "building", "trail", "goods"))
+_GOOD_KEYS = tuple(wire.key(town_pb2.Goods.DESCRIPTOR, good.value) for good in fox.GOODS)
+_POSITION_ROW, _POSITION_COL = (wire.key(town_pb2.Position.DESCRIPTOR, name)
+                                for name in ("row", "col"))
+_TRAIL_FIELDS = {
+    frozenset(sides): wire.part(_TRAIL_KEY, town_pb2.Trail(
+        sides=[_SIDE_TO_PROTO[s] for s in fox.SIDES if s in sides]).SerializeToString())
+    for count in range(len(fox.SIDES) + 1) for sides in combinations(fox.SIDES, count)}
+"""A trail's field in a tile, by its sides (every set of sides: 16)."""
+_LEGAL, _PATH, _TOWN = (wire.key(service_pb2.ValidateTransportResponse.DESCRIPTOR, name)
+                        for name in ("legal", "path", "town"))
+
+
+def _position_to_wire(position: fox.Position) -> bytes:
+    return wire.number(_POSITION_ROW, position.row) + wire.number(_POSITION_COL, position.col)
+
+
+def _tile_to_wire(tile: fox.Tile) -> bytes:
+    """A tile's encoding: where it is, then its trail's sides or its building and goods
+    (held goods only: a building holding none has no goods field)."""
+    where = wire.number(_ROW_KEY, tile.position.row) + wire.number(_COL_KEY, tile.position.col)
     if isinstance(tile, fox.TrailTile):
-        return town_pb2.Tile(**where, trail=town_pb2.Trail(
-            sides=[_SIDE_TO_PROTO[s] for s in fox.SIDES if s in tile.sides]))
-    message = town_pb2.Tile(**where, building=tile.building.id)
+        return where + _TRAIL_FIELDS[tile.sides]
+    data = where + wire.part(_BUILDING_KEY, tile.building.id.encode())
     if tile.goods:
-        message.goods.CopyFrom(_goods(tile.goods))
-    return message
+        data += wire.part(_GOODS_KEY, b"".join([wire.number(key, n)
+                                                for key, n in zip(_GOOD_KEYS, tile.goods)]))
+    return data
+
+
+def _town_to_wire(town: fox.Town) -> bytes:
+    """A town's encoding, without its catalog (a Struct, written field by field)."""
+    return b"".join([wire.number(_VARIANT_KEY, _VARIANT_TO_PROTO[town.variant]),
+                     wire.number(_SCORE_TRACK_KEY, town.score_track),
+                     *[wire.part(_TILES_KEY, _tile_to_wire(tile))
+                       for tile in town.tiles.values()]])
 
 
 def town_to_proto(town: fox.Town, *, with_catalog: bool = True) -> town_pb2.Town:
-    """A town message; the buildings the request defined go back in its catalog (unless
-    the town is in a game, whose state carries the catalog)."""
-    message = town_pb2.Town(variant=_VARIANT_TO_PROTO[town.variant],
-                            score_track=town.score_track,
-                            tiles=[_tile(t) for t in town.tiles.values()])
+    """A town message, written as its encoding (:func:`_town_to_wire`) and parsed at once;
+    the buildings the request defined go back in its catalog (unless the town is in a
+    game, whose state carries the catalog)."""
+    message = town_pb2.Town.FromString(_town_to_wire(town))
     if with_catalog and town.catalog.requested:
         message.catalog.update(catalog_to_dict(town.catalog, only_requested=True))
     return message
+
+
+def versions() -> dict[str, Any]:
+    """The ``rules_version`` and ``catalog_version`` fields of every answer that scores: the
+    rules this engine plays and the built-in catalog under a town's own definitions."""
+    return {"rules_version": RULES_VERSION, "catalog_version": builtin_catalog_version()}
 
 
 def score_to_proto(score: fox.TownScore) -> scoring_pb2.TownScore:
@@ -602,7 +691,8 @@ def score_to_proto(score: fox.TownScore) -> scoring_pb2.TownScore:
                     row=t.row, col=t.col, building=t.building,
                     via=[{"row": p.row, "col": p.col} for p in t.via]) for t in effect.tiles])
                 for effect in e.effects]) for e in score.end_game],
-        goods_remaining=score.goods_remaining, tile_count=score.tile_count)
+        goods_remaining=score.goods_remaining, tile_count=score.tile_count,
+        **versions())
 
 
 def _standings(ranking: fox.Ranking) -> list[scoring_pb2.Standing]:
@@ -614,7 +704,7 @@ def _standings(ranking: fox.Ranking) -> list[scoring_pb2.Standing]:
 
 def ranking_to_proto(ranking: fox.Ranking) -> service_pb2.RankPlayersResponse:
     return service_pb2.RankPlayersResponse(standings=_standings(ranking),
-                                           winners=ranking.winners)
+                                           winners=ranking.winners, **versions())
 
 
 def _violations(violations: Sequence[fox.Violation], *where: PathPart
@@ -632,8 +722,13 @@ def transport_verdict_to_proto(check: fox.TransportVerdict
         return service_pb2.ValidateTransportResponse(
             legal=False, violations=_violations(check.violations, "move"))
     assert check.town is not None  # a legal check carries the town after
-    return service_pb2.ValidateTransportResponse(
-        legal=True, path=[_position(p) for p in check.path], town=town_to_proto(check.town))
+    answer = service_pb2.ValidateTransportResponse.FromString(b"".join([
+        wire.number(_LEGAL, True),
+        *[wire.part(_PATH, _position_to_wire(position)) for position in check.path],
+        wire.part(_TOWN, _town_to_wire(check.town))]))
+    if check.town.catalog.requested:
+        answer.town.catalog.update(catalog_to_dict(check.town.catalog, only_requested=True))
+    return answer
 
 
 def _step(step: planner.PlanStep) -> planning_pb2.PlanStep:
@@ -657,7 +752,7 @@ def plan_to_proto(plan: planner.FinalRoundPlan) -> planning_pb2.FinalRoundPlan:
         total=plan.total, processing_points=plan.processing_points,
         end_game_points=plan.end_game_points, goods_remaining=plan.goods_remaining,
         steps=[_step(s) for s in plan.steps], optimal=plan.optimal,
-        upper_bound=plan.upper_bound)
+        upper_bound=plan.upper_bound, **versions())
 
 
 # -- the game's answers ------------------------------------------------------------------
@@ -798,3 +893,27 @@ def replay_to_proto(result: ReplayResult[GameState, fox.Reason, fox.TownScore]
                 setup=solo.setup, name=solo.name, thresholds=solo.thresholds,
                 reached=solo.reached))
     return answer
+
+
+# -- the catalog --------------------------------------------------------------------------
+
+def catalog_to_proto(catalog: fox.Catalog) -> service_pb2.GetCatalogResponse:
+    """The built-in ``catalog``, by id, each building as the definition format has it."""
+    return service_pb2.GetCatalogResponse(
+        catalog_version=builtin_catalog_version(),
+        buildings=[_catalog_building(catalog[id_]) for id_ in sorted(catalog.buildings)])
+
+
+def _catalog_building(building: fox.Building) -> catalog_pb2.CatalogBuilding:
+    fields = PROVENANCED_FIELDS if building.documented else ("tiers",)
+    message = catalog_pb2.CatalogBuilding(
+        id=building.id, name=building.name,
+        tiers=sorted(building.tiers, key=TIERS.index), documented=building.documented,
+        expert=building.expert, slots=building.slots, cost=_goods(building.cost),
+        text=building.text, provisional=building.provisional,
+        provenance={name: catalog_pb2.Provenance(source=building.source_of(name).source,
+                                                 note=building.source_of(name).note)
+                    for name in fields})
+    for effect in building.effects:
+        message.effects.add().update(effect_to_dict(effect))
+    return message

@@ -136,6 +136,11 @@ def test_the_python_client_has_one_type_per_thing(python_client: ModuleType) -> 
     problems = [cls for cls in classes if attrs.has(cls) and {"type", "title", "status", "detail"}
                 <= {f.name.rstrip("_") for f in attrs.fields(cls)}]  # type_: not the builtin
     assert [cls.__name__ for cls in problems] == ["Problem"]
+    enums = {name for name, schema in document()["components"]["schemas"].items()
+             if "enum" in schema}
+    enum_classes = [cls for cls in classes if issubclass(cls, Enum)]
+    assert enums <= {cls.__name__ for cls in enum_classes}
+    assert not [cls.__name__ for cls in enum_classes if len(cls) == 1]  # a tag is a Literal
     names = [cls.__name__ for cls in classes]
     assert len(names) == len(set(names))
     numbered = [name for name in names if re.search(r"\d$", name)]

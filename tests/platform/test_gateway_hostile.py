@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from api_gateway import create_app
 from tabletop_rules.problems import QUOTE_LIMIT, quoted
 
 from ..foxglove_farm.towns import b, town_data
@@ -152,3 +153,13 @@ def test_no_redirect_is_built_from_the_host_header(gateway: FlaskClient, path: s
     answer = gateway.get(path, headers={"Host": "attacker.example"})
     assert not 300 <= answer.status_code < 400, answer.headers.get("Location")
     assert "attacker" not in answer.headers.get("Location", "")
+
+
+def test_swagger_ui_may_be_served_from_elsewhere() -> None:
+    """An operator may point OPENAPI_SWAGGER_UI_URL at another host: the page's CSP then
+    names it, and the gateway serves no Swagger UI files of its own."""
+    client = create_app({"OPENAPI_SWAGGER_UI_URL": "https://cdn.example/swagger/"}).test_client()
+    policy = client.get("/v1/docs").headers["Content-Security-Policy"]
+    assert "script-src 'self' https://cdn.example 'sha256-" in policy
+    missing = client.get("/v1/docs/assets/swagger-ui.css")
+    assert missing.status_code == 404 and missing.headers["Cache-Control"] == "no-store"

@@ -83,8 +83,7 @@ def validate_move(request):  # type: ignore[no-untyped-def]
     return engine.call(_stub().ValidateMove, request)
 
 
-@blueprint.json_post("/games/replay", ReplayGameRequestSchema, GameReplaySchema,
-                     expensive=True)
+@blueprint.json_post("/games/replay", ReplayGameRequestSchema, GameReplaySchema)
 @EXAMPLES.operation("replayDowntownFarmersMarketGame")
 def replay_game(request):  # type: ignore[no-untyped-def]
     """Replay a game's log to its end or its first illegal move; once the game is over,

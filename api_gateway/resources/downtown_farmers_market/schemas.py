@@ -49,6 +49,7 @@ from ...fields import (
     tag,
     whole_number,
 )
+from ...versions import rules_version_field
 from ...violations import ViolationSchema
 from ...wording import ParamsField, code_field, templates_of
 
@@ -433,6 +434,7 @@ class ScoreSchema(AnswerSchema):
     columns = ma.fields.List(ma.fields.Nested(LineScoreSchema), required=True, metadata={
         "description": "the columns, left to right", "minItems": GRID_SIZE,
         "maxItems": GRID_SIZE})
+    rules_version = rules_version_field()
 
 
 def place() -> ma.fields.Integer:
@@ -468,6 +470,7 @@ class RankingSchema(AnswerSchema):
         "description": "the players ordered by place (DFM-R10)", "minItems": 1,
         "maxItems": MAX_PLAYERS})
     winners = winners()
+    rules_version = rules_version_field()
 
 
 class GameStateSchema(ma.Schema):

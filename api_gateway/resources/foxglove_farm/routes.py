@@ -66,7 +66,7 @@ def validate_transport(request):  # type: ignore[no-untyped-def]
     return engine.call(_stub().ValidateTransport, request)
 
 
-@blueprint.json_post("/final-round/plan", TownSchema, FinalRoundPlanSchema, expensive=True)
+@blueprint.json_post("/final-round/plan", TownSchema, FinalRoundPlanSchema)
 @EXAMPLES.operation("planFoxgloveFarmFinalRound")
 def plan_final_round(town):  # type: ignore[no-untyped-def]
     """The best total any legal sequence of transports and processing runs reaches from a
@@ -110,7 +110,7 @@ def validate_action(request):  # type: ignore[no-untyped-def]
 
 
 @blueprint.json_post("/games/replay", FoxgloveReplayGameRequestSchema,
-                     FoxgloveGameReplaySchema, expensive=True)
+                     FoxgloveGameReplaySchema)
 @EXAMPLES.operation("replayFoxgloveFarmGame")
 def replay_game(request):  # type: ignore[no-untyped-def]
     """Replay a game's log to its end or its first illegal action; once the game is over,

@@ -37,6 +37,7 @@ from ...fields import (
     set_fields,
     whole_number,
 )
+from ...versions import catalog_version_field, rules_version_field
 from ...violations import ViolationSchema
 from ...wording import ParamsField, code_field, templates_of
 
@@ -422,6 +423,8 @@ class TownScoreSchema(AnswerSchema):
     goods_remaining = count("goods left in the town (a tie-break, FF-R16)")
     tile_count = count("building and trail tiles, the starting tile as two (a tie-break, "
                        "FF-R16)")
+    rules_version = rules_version_field()
+    catalog_version = catalog_version_field()
 
 
 class TownStandingSchema(AnswerSchema):
@@ -443,6 +446,8 @@ class TownRankingSchema(AnswerSchema):
     winners = ma.fields.List(ma.fields.String(), required=True, metadata={
         "description": "every player in first place (more than one on a tie)",
         "minItems": 1, "maxItems": MAX_PLAYERS})
+    rules_version = rules_version_field()
+    catalog_version = catalog_version_field()
 
 
 class TransportVerdictSchema(AnswerSchema):
@@ -466,7 +471,7 @@ class TransportVerdictSchema(AnswerSchema):
 
 def step_action(kind: str) -> ma.fields.Constant:
     """A plan step's ``action``: always ``kind``."""
-    return ma.fields.Constant(kind, required=True, metadata={"type": "string", "enum": [kind]})
+    return ma.fields.Constant(kind, required=True, metadata={"type": "string", "const": kind})
 
 
 class _StepSchema(AnswerSchema):
@@ -558,3 +563,5 @@ class FinalRoundPlanSchema(AnswerSchema):
     upper_bound = ma.fields.Integer(required=True, metadata={"description": (
         "the most any legal final round can total: total when optimal, otherwise the "
         "proven bound, so upper_bound - total is the most the plan could be improved")})
+    rules_version = rules_version_field()
+    catalog_version = catalog_version_field()
