@@ -37,7 +37,7 @@ from flask import Flask, Response, request
 from flask_limiter import Limiter, RateLimitExceeded
 from limits import parse_many
 
-from .problems import ProblemError
+from .problems import TOO_MANY_REQUESTS, ProblemError, answer_template
 
 HEADER = "X-API-Key"
 REALM = 'ApiKey realm="referee"'
@@ -93,9 +93,20 @@ def line(name: str, key: str) -> str:
     return f"{name}:{hashlib.sha256(key.encode('ascii')).hexdigest()}"
 
 
+KEY_NEEDED = answer_template("TITLE_API_KEY_NEEDED", "API key needed")
+NO_KEY = answer_template("API_KEY_MISSING",
+                         "This referee needs an API key: send yours in the {header} header.")
+UNKNOWN_KEY = answer_template(
+    "API_KEY_UNKNOWN", "The API key in the {header} header is not one this referee accepts; "
+                       "check it, or ask for a new one.")
+RATE_LIMITED = answer_template(
+    "RATE_LIMITED", "Calls with this API key are limited to {limit}; try again in "
+                    "{seconds} s.")
+
+
 def key_needed(detail: str) -> ProblemError:
     """401, and how to authenticate."""
-    return ProblemError(401, "api-key-needed", "API key needed", detail,
+    return ProblemError(401, "api-key-needed", KEY_NEEDED(), detail,
                         headers={"WWW-Authenticate": REALM})
 
 
@@ -117,12 +128,10 @@ def install(app: Flask) -> None:
             return
         presented = request.headers.get(HEADER)
         if not presented:
-            raise key_needed(f"This referee needs an API key: send yours in the {HEADER} "
-                             "header.")
+            raise key_needed(NO_KEY(header=HEADER))
         name = keys.name_of(presented)
         if name is None:
-            raise key_needed(f"The API key in the {HEADER} header is not one this referee "
-                             "accepts; check it, or ask for a new one.")
+            raise key_needed(UNKNOWN_KEY(header=HEADER))
         request.environ[CALLER] = name
 
     rate = app.config["RATE_LIMIT"]
@@ -139,9 +148,8 @@ def install(app: Flask) -> None:
         limit = limiter.current_limit
         seconds = max(1, math.ceil(limit.window.reset_time - time.time())) if limit else 1
         return ProblemError(
-            429, "rate-limited", "Too many requests",
-            f"Calls with this API key are limited to {error.limit.limit}; try again in "
-            f"{seconds} s.",
+            429, "rate-limited", TOO_MANY_REQUESTS(),
+            RATE_LIMITED(limit=str(error.limit.limit), seconds=seconds),
             headers={"Retry-After": str(seconds)}).response()
 
 

@@ -46,7 +46,13 @@ from referee.v1 import referee_service_pb2
 
 from .config import ENVIRONMENT
 from .i18n import params_from_proto
-from .problems import FieldProblem, ProblemError, invalid_request
+from .problems import (
+    TOO_MANY_REQUESTS,
+    FieldProblem,
+    ProblemError,
+    answer_template,
+    invalid_request,
+)
 from .request_ids import current_request_id
 
 Response = TypeVar("Response", bound=Message)
@@ -273,6 +279,19 @@ def call(method: Callable[..., Response], request: Message, *,
         raise problem_for(error, strip_prefix) from None
 
 
+ENGINE_TIMEOUT = answer_template("TITLE_ENGINE_TIMEOUT", "Engine timeout")
+ENGINE_LATE = answer_template("ENGINE_TIMEOUT", "The rules engine did not answer in time.")
+REQUEST_TOO_LARGE = answer_template("TITLE_REQUEST_TOO_LARGE", "Request too large")
+ENGINE_REQUEST_TOO_LARGE = answer_template(
+    "ENGINE_REQUEST_TOO_LARGE", "The request is larger than the engine accepts.")
+ENGINE_BUSY = answer_template(
+    "ENGINE_BUSY", "The referee is already working on as many requests of this kind as it "
+                   "takes at once; try again in {seconds} s.")
+ENGINE_UNAVAILABLE = answer_template("TITLE_ENGINE_UNAVAILABLE", "Engine unavailable")
+ENGINE_UNREACHABLE = answer_template(
+    "ENGINE_UNAVAILABLE", "The rules engine cannot be reached; try again shortly.")
+
+
 def problem_for(error: grpc.RpcError, strip_prefix: str) -> ProblemError:
     code = error.code()  # type: ignore[attr-defined]
     if code is grpc.StatusCode.INVALID_ARGUMENT:
@@ -280,16 +299,14 @@ def problem_for(error: grpc.RpcError, strip_prefix: str) -> ProblemError:
     if code is grpc.StatusCode.UNAVAILABLE:
         return engine_unavailable()
     if code is grpc.StatusCode.DEADLINE_EXCEEDED:
-        return ProblemError(504, "engine-timeout", "Engine timeout",
-                            "The rules engine did not answer in time.")
+        return ProblemError(504, "engine-timeout", ENGINE_TIMEOUT(), ENGINE_LATE())
     if code is grpc.StatusCode.RESOURCE_EXHAUSTED:
         retry_after = _retry_after(error)
         if retry_after is None:
-            return ProblemError(413, "body-too-large", "Request too large",
-                                "The request is larger than the engine accepts.")
-        return ProblemError(429, "engine-busy", "Too many requests",
-                            "The referee is already working on as many requests of this kind "
-                            f"as it takes at once; try again in {retry_after} s.",
+            return ProblemError(413, "body-too-large", REQUEST_TOO_LARGE(),
+                                ENGINE_REQUEST_TOO_LARGE())
+        return ProblemError(429, "engine-busy", TOO_MANY_REQUESTS(),
+                            ENGINE_BUSY(seconds=retry_after),
                             headers={"Retry-After": str(retry_after)})
     # CANCELLED (an engine stopping), INTERNAL, UNKNOWN...: the contract allows only 503.
     return engine_unavailable()
@@ -306,8 +323,8 @@ def _retry_after(error: grpc.RpcError) -> int | None:
 
 def engine_unavailable() -> ProblemError:
     """503 with Retry-After: no engine can be reached or none is serving."""
-    return ProblemError(503, "engine-unavailable", "Engine unavailable",
-                        "The rules engine cannot be reached; try again shortly.",
+    return ProblemError(503, "engine-unavailable", ENGINE_UNAVAILABLE(),
+                        ENGINE_UNREACHABLE(),
                         headers={"Retry-After": str(current_app.config["RETRY_AFTER_SECONDS"])})
 
 

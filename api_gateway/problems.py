@@ -94,6 +94,7 @@ UNSUPPORTED_MEDIA_TYPE = answer_template("TITLE_UNSUPPORTED_MEDIA_TYPE",
                                          "Unsupported media type")
 BODY_TOO_LARGE = answer_template(
     "BODY_TOO_LARGE", "The request body is larger than the limit of {limit} bytes.")
+TOO_MANY_REQUESTS = answer_template("TITLE_TOO_MANY_REQUESTS", "Too many requests")
 INTERNAL_ERROR = answer_template("TITLE_INTERNAL_ERROR", "Internal error")
 REFEREE_FAILED = answer_template(
     "REFEREE_FAILED", "The referee failed to answer; the error has been logged.")

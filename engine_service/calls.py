@@ -37,10 +37,12 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from tabletop_rules.deadline import Deadline
+from tabletop_rules.problems import NOT_A_PROTOBUF_MESSAGE
 
 from .errors import abort_with_status
 from .logs import REQUEST_ID
 from .metrics import MethodMeter
+from .wording import bad_request_params
 
 log = logging.getLogger(__name__)
 
@@ -80,17 +82,19 @@ def deadline_of(context: grpc.ServicerContext, limits: CallLimits) -> Deadline:
     return Deadline(seconds, lambda: not context.is_active())
 
 
-def _status(code: int, message: str, detail: Any) -> grpc.Status:
+def _status(code: int, message: str, *details: Any) -> grpc.Status:
     status = status_pb2.Status(code=code, message=message)
-    status.details.add().Pack(detail)
+    for detail in details:
+        status.details.add().Pack(detail)
     return rpc_status.to_status(status)
 
 
+_NOT_A_MESSAGE = NOT_A_PROTOBUF_MESSAGE()
 _MALFORMED = _status(
     code_pb2.INVALID_ARGUMENT, "the request is not a valid protobuf message for this method",
     error_details_pb2.BadRequest(field_violations=[error_details_pb2.BadRequest.FieldViolation(
-        field="", description="these bytes are not a valid protobuf message of the "
-                              "method's request type (or a string in it is not UTF-8)")]))
+        field="", description=_NOT_A_MESSAGE, reason=_NOT_A_MESSAGE.code)]),
+    bad_request_params([_NOT_A_MESSAGE]))
 
 
 def _busy(method: str) -> grpc.Status:

@@ -86,6 +86,10 @@ class InvalidInputError(ValueError):
 MORE_PROBLEMS = template(
     "MORE_PROBLEMS", "{count:# more problem|# more problems} found but not listed (at most "
     "{limit} are); fix these and send the request again")
+NOT_A_PROTOBUF_MESSAGE = template(
+    "NOT_A_PROTOBUF_MESSAGE", "these bytes are not a valid protobuf message of the method's "
+                              "request type (or a string in it is not UTF-8)")
+"""Bytes a gRPC caller sent that are no request of the method (the engine's own check)."""
 INVALID_VALUE = template("INVALID_VALUE", "{message}")
 """A problem no template of its own words yet: its code says so, its words are the
 ``message`` param."""

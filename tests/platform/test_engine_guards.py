@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import grpc
 import pytest
 from google.rpc import error_details_pb2
+from referee.common.v1 import params_pb2
 from grpc_status import rpc_status
 
 from api_gateway import create_app
@@ -49,10 +50,12 @@ def test_bytes_that_are_no_request_are_invalid_argument(engine_address: str, ser
                                                          payload: bytes) -> None:
     error = raw_call(engine_address, method_name(service, name), payload)
     assert error.code() is grpc.StatusCode.INVALID_ARGUMENT, error.details()
-    [detail] = rpc_status.from_call(error).details
-    bad_request = error_details_pb2.BadRequest()
-    assert detail.Unpack(bad_request)
-    assert [v.field for v in bad_request.field_violations] == [""]
+    detail, params = rpc_status.from_call(error).details
+    bad_request, found = error_details_pb2.BadRequest(), params_pb2.BadRequestParams()
+    assert detail.Unpack(bad_request) and params.Unpack(found)
+    assert [(v.field, v.reason) for v in bad_request.field_violations] == [
+        ("", "NOT_A_PROTOBUF_MESSAGE")]
+    assert len(found.field_violations) == 1 and not found.field_violations[0].params
 
 
 def test_a_string_that_is_not_utf8_is_invalid_argument(engine_address: str) -> None:

@@ -97,3 +97,23 @@ def test_the_openapi_document_lists_every_code_with_its_sentence(
             schema["description"])
     params = document["components"]["schemas"]["LineScore"]["properties"]["params"]
     assert params["type"] == "object" and "snake_case" in params["description"]
+
+
+def test_the_gateways_own_problems_in_french() -> None:
+    """The engine's 503, 504 and 429 and the API keys' 401 and 429 are worded from their
+    codes too (their English unchanged)."""
+    from api_gateway import access, engine
+    app = create_app()
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        unavailable = json.loads(engine.engine_unavailable().response().get_data())
+        busy = engine.TOO_MANY_REQUESTS(), engine.ENGINE_BUSY(seconds=3)
+        key = json.loads(access.key_needed(access.NO_KEY(header=access.HEADER))
+                         .response().get_data())
+    assert (unavailable["title"], unavailable["detail"]) == (
+        "Moteur indisponible", "Le moteur de règles est injoignable ; réessayez dans un instant.")
+    assert (key["title"], key["detail"]) == (
+        "Clé d'API requise",
+        "Cet arbitre demande une clé d'API : envoyez la vôtre dans l'en-tête X-API-Key.")
+    assert busy == ("Too many requests", "The referee is already working on as many requests "
+                    "of this kind as it takes at once; try again in 3 s.")
+    assert [made.code for made in busy] == ["TITLE_TOO_MANY_REQUESTS", "ENGINE_BUSY"]
