@@ -112,6 +112,8 @@ def test_a_refused_board_prints_each_problem_by_pointer(tmp_path: Path) -> None:
     (line,) = json_lines(referee("dfm", "score", tmp_path / "misread.json", "--json"))
     assert line["outcome"] == "invalid" and line["problem"]["status"] == 422
     assert {error["pointer"] for error in line["problem"]["errors"]} == pointers
+    assert all(error["code"] and isinstance(error["params"], dict)
+               for error in line["problem"]["errors"])
 
 
 def test_standard_input(tmp_path: Path) -> None:

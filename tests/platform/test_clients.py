@@ -176,13 +176,23 @@ def refusal(call: Any, *args: Any) -> list[tuple[str, str]]:
     return raised.value.problems
 
 
+def codes(call: Any, *args: Any) -> list[tuple[str, dict[str, Any]]]:
+    with pytest.raises(InvalidRequestError) as raised:
+        call(*args)
+    return raised.value.codes
+
+
 def test_refusals_point_at_the_same_places(rest: RestClient, grpc_client: GrpcClient) -> None:
     """The engine's pointers are into the gRPC request (``/board/...``), the gateway's into
-    the body; JSON no message can carry is refused by the client, before any call."""
+    the body; JSON no message can carry is refused by the client, before any call. Both
+    clients carry each problem's code and params alike."""
     bad = dict(SIMPLE_BOARD, grid=[[["egg"] * 4, None, None, None]] + [[None] * 4] * 3)
     over_rest = refusal(rest.downtown_farmers_market.score_board, bad)
     over_grpc = refusal(grpc_client.downtown_farmers_market.score_board, bad)
     assert over_rest == [(p.removeprefix("/board"), d) for p, d in over_grpc]
+    coded = codes(rest.downtown_farmers_market.score_board, bad)
+    assert coded == codes(grpc_client.downtown_farmers_market.score_board, bad)
+    assert len(coded) == len(over_rest) and all(code for code, _ in coded)
     misspelt = dict(SIMPLE_BOARD, mode="young shopper")
     assert [p for p, _ in refusal(rest.downtown_farmers_market.score_board, misspelt)] == ["/mode"]
     with GrpcClient("127.0.0.1:9", timeout=1) as nowhere:  # nothing listens: no call is made

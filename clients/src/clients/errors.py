@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -19,9 +20,12 @@ class RefereeError(Exception):
 
 @dataclass
 class InvalidRequestError(RefereeError):
-    """The request broke the contract: ``problems`` maps JSON Pointers to what is wrong."""
+    """The request broke the contract: ``problems`` maps JSON Pointers to what is wrong;
+    ``codes`` holds, in the same order, each problem's ``code`` and ``params`` (the
+    sentence for machines, to word it another way), when the referee named them."""
 
     problems: list[tuple[str, str]] = field(default_factory=list)
+    codes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def __str__(self) -> str:
         listed = "; ".join(f"{pointer or '/'}: {detail}" for pointer, detail in self.problems)

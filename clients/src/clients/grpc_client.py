@@ -317,7 +317,8 @@ def error_from_status(error: grpc.RpcError) -> RefereeError:
     detail = error.details() or ""  # type: ignore[attr-defined]
     if code is not grpc.StatusCode.INVALID_ARGUMENT:
         return RefereeError(code.name, code.name.replace("_", " ").capitalize(), detail)
-    return InvalidRequestError(code.name, "Invalid argument", detail, field_violations(error))
+    return InvalidRequestError(code.name, "Invalid argument", detail, field_violations(error),
+                               field_violation_codes(error))
 
 
 DetailT = TypeVar("DetailT", bound=Message)
@@ -340,6 +341,25 @@ def field_violation_params(error: grpc.RpcError) -> list[list[params_pb2.Param]]
     field violations' order), empty when the status carries none."""
     return [list(v.params) for detail in status_details(error, params_pb2.BadRequestParams)
             for v in detail.field_violations]
+
+
+def field_violation_codes(error: grpc.RpcError) -> list[tuple[str, dict[str, Any]]]:
+    """``(code, params)`` for each field violation: its ``reason``, and its params from
+    the ``BadRequestParams`` detail as the contract's JSON writes them (none when the
+    status carries no such detail)."""
+    reasons = [v.reason for bad_request in status_details(error, error_details_pb2.BadRequest)
+               for v in bad_request.field_violations]
+    params = field_violation_params(error)
+    if len(params) != len(reasons):
+        params = [[] for _ in reasons]
+    return [(reason, {p.name: _param_value(p) for p in each})
+            for reason, each in zip(reasons, params)]
+
+
+def _param_value(param: params_pb2.Param) -> Any:
+    values = [getattr(v, v.WhichOneof("kind")) if v.WhichOneof("kind") else ""
+              for v in param.values]
+    return values if param.list else (values[0] if values else "")
 
 
 def field_violations(error: grpc.RpcError) -> list[tuple[str, str]]:

@@ -152,6 +152,8 @@ def error_from_problem(response: requests.Response) -> RefereeError:
         return RefereeError(response.status_code, response.reason, response.text[:200])
     title, detail = problem.get("title", response.reason), problem.get("detail", "")
     if response.status_code == 422:
-        return InvalidRequestError(422, title, detail, [
-            (e.get("pointer", ""), e.get("detail", "")) for e in problem.get("errors", [])])
+        errors = problem.get("errors", [])
+        return InvalidRequestError(
+            422, title, detail, [(e.get("pointer", ""), e.get("detail", "")) for e in errors],
+            [(e.get("code", ""), e.get("params") or {}) for e in errors])
     return RefereeError(response.status_code, title, detail)

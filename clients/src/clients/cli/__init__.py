@@ -241,14 +241,22 @@ def _print(command: Command, result: Result, out: Console, err: Console) -> None
 def _json_line(result: Result) -> Json:
     """An input's outcome as JSON: ``file``, ``outcome`` (answered, illegal, invalid,
     unavailable), the ``answer`` as the referee gave it, or the ``problem`` with its
-    ``errors`` by pointer."""
+    ``errors`` by pointer (each with its ``code`` and ``params`` when the referee named
+    them)."""
     line: dict[str, Json] = {"file": result.source.name, "outcome": result.outcome.label}
     if result.answer is not None:
         line["answer"] = result.answer
     elif result.failure is not None:
+        codes = getattr(result.failure, "codes", [])
+        if len(codes) != len(result.problems):
+            codes = []
+        errors: list[Json] = []
+        for k, (pointer, detail) in enumerate(result.problems):
+            entry: dict[str, Json] = {"pointer": pointer, "detail": detail}
+            if codes and codes[k][0]:
+                entry["code"], entry["params"] = codes[k]
+            errors.append(entry)
         line["problem"] = {"status": result.failure.status, "title": result.failure.title,
-                           "detail": result.failure.detail,
-                           "errors": [{"pointer": pointer, "detail": detail}
-                                      for pointer, detail in result.problems]}
+                           "detail": result.failure.detail, "errors": errors}
     return line
 
