@@ -379,6 +379,14 @@ def test_foxglove_farm_town_scored_planned_and_refused_on_its_tile(pad: Pad,
     assert len(entries) == len(score["end_game"])
     for shown, entry in zip(entries, score["end_game"]):
         assert shown.find_element(By.CSS_SELECTOR, ".explanation").text == entry["explanation"]
+    for index, entry in enumerate(score["end_game"]):  # an entry lights what it counted
+        pad.click(f'[data-key="entry-{index}"]')
+        tiles = [tile for effect in entry["effects"] for tile in effect["tiles"]]
+        assert {(int(square.get_attribute("data-row")), int(square.get_attribute("data-col")))
+                for square in pad.all(".square.lit")} == {
+            (entry["row"], entry["col"]), *[(tile["row"], tile["col"]) for tile in tiles],
+            *[tuple(trail) for tile in tiles for trail in tile["via"]]}
+    pad.click(f'[data-key="entry-{len(score["end_game"]) - 1}"]')  # lit no more
     pad.click("#ff-plan")
     pad.wait.until(lambda page: pad.all("#ff-plan-total"), "no plan shown")
     assert pad.text("#ff-plan-total") == f"Best final total: {plan['total']} points"

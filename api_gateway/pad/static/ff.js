@@ -66,13 +66,21 @@ function bounds() {
            left: Math.min(...cols) - 1, right: Math.max(...cols) + 1 };
 }
 
+/** The tiles an end-game entry's effects counted (`effects[].tiles`, each `{row, col}`),
+ * and the trail tiles of the way each reached building was reached by (`via`, `[row, col]`
+ * pairs); none when the referee does not list them. */
+function countedTiles(entry) {
+  return (entry.effects ?? []).flatMap((effect) => (effect.tiles ?? []).flatMap(
+    (tile) => [tile, ...(tile.via ?? []).map(([row, col]) => ({ row, col }))]));
+}
+
 /** The squares the highlighted entry or plan step is about, and a plan step's path. */
 function highlighted() {
   const cells = new Set();
   const add = ({ row, col }) => cells.add(keyOf(row, col));
   if (active?.kind === 'entry') {
     const entry = result?.end_game?.[active.index];
-    if (entry) [entry, ...countedCells(entry)].forEach(add);
+    if (entry) [entry, ...countedCells(entry), ...countedTiles(entry)].forEach(add);
   }
   if (active?.kind === 'step') {
     const step = plan?.steps?.[active.index];
