@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import marshmallow as ma
 
+import tabletop_rules.downtown_farmers_market.legality  # noqa: F401  (declare the games'
+import tabletop_rules.foxglove_farm.farm_game  # noqa: F401  violation templates before
+import tabletop_rules.foxglove_farm.final_round  # noqa: F401  ViolationCode lists them)
 from tabletop_rules.downtown_farmers_market import Reason as DowntownFarmersMarketReason
 from tabletop_rules.foxglove_farm.reasons import Reason as FoxgloveFarmReason
 

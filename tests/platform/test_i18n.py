@@ -117,3 +117,12 @@ def test_the_gateways_own_problems_in_french() -> None:
     assert busy == ("Too many requests", "The referee is already working on as many requests "
                     "of this kind as it takes at once; try again in 3 s.")
     assert [made.code for made in busy] == ["TITLE_TOO_MANY_REQUESTS", "ENGINE_BUSY"]
+
+
+def test_the_violation_codes_listed_are_every_reason_of_both_games(
+        gateway: FlaskClient) -> None:
+    """The gateway lists every game's violation sentences, whichever of the rules' modules
+    it imported first (a Foxglove Farm game's turn-order violations included)."""
+    document: dict[str, Any] = gateway.get("/v1/openapi.json").get_json()
+    listed = set(document["components"]["schemas"]["ViolationCode"]["enum"])
+    assert listed == {r.value for r in DfmReason} | {r.value for r in FfReason}
