@@ -8,10 +8,13 @@ client can word it itself, in its own language.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from referee.common.v1 import params_pb2
 from tabletop_rules.messages import Param
+
+from . import wire
 
 _KIND = {str: "text", int: "number", bool: "flag"}
 
@@ -25,6 +28,52 @@ def params_to_proto(params: Mapping[str, Param]) -> list[dict[str, Any]]:
     return [{"name": name, "values": [_value(item) for item in value], "list": True}
             if type(value) is tuple else {"name": name, "values": [_value(value)]}
             for name, value in params.items()]
+
+
+_NAME, _VALUES, _LIST = (wire.key(params_pb2.Param.DESCRIPTOR, name)
+                         for name in ("name", "values", "list"))
+_TEXT, _NUMBER, _FLAG = (wire.key(params_pb2.ParamValue.DESCRIPTOR, name)
+                         for name in ("text", "number", "flag"))
+_LISTED = wire.number(_LIST, True)
+_FLAGS = {True: _FLAG + b"\x01", False: _FLAG + b"\x00"}
+
+
+def _value_to_wire(value: str | int | bool) -> bytes:
+    """A ``ParamValue``'s encoding: its one field, written even at its default (a oneof
+    member set to "", 0 or false is still set)."""
+    if type(value) is bool:
+        return _FLAGS[value]
+    if type(value) is int:
+        return _NUMBER + wire.varint(value)
+    return wire.part(_TEXT, value.encode())  # type: ignore[union-attr]
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: True and 1 are different values here
+def _value_field(value: str | int | bool) -> bytes:
+    """A value as a ``Param``'s ``values`` field, written once: sentences keep quoting
+    the same names and numbers."""
+    return wire.part(_VALUES, _value_to_wire(value))
+
+
+@lru_cache(maxsize=1024)
+def _name_field(name: str) -> bytes:
+    return wire.text(_NAME, name)
+
+
+def params_to_wire(field_key: bytes, params: Mapping[str, Param]) -> bytes:
+    """``params`` as the ``Param`` fields (``field_key``) of a message's encoding, as
+    :func:`params_to_proto` makes them (for answers written as their encoding)."""
+    return b"".join([
+        wire.part(field_key, _name_field(name) + b"".join(map(_value_field, value)) + _LISTED)
+        if type(value) is tuple else _param_field(field_key, name, value)
+        for name, value in params.items()])
+
+
+@lru_cache(maxsize=8192, typed=True)  # typed: True and 1 are different values here
+def _param_field(field_key: bytes, name: str, value: str | int | bool) -> bytes:
+    """A param of one value as a ``Param`` field (``field_key``), written once: the same
+    names and values recur from sentence to sentence."""
+    return wire.part(field_key, _name_field(name) + _value_field(value))
 
 
 def code_of(text: str) -> str:

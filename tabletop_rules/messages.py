@@ -117,6 +117,12 @@ class Template:
         frozen = MappingProxyType(params)
         return Sentence(render(self, frozen), self.code, frozen)
 
+    def later(self, **params: Param) -> Wording:
+        """The sentence for ``params``, worded in English only when it is first read
+        (:meth:`Wording.sentence`): for verdicts made by the thousand whose words few
+        answers read (a score's total needs none)."""
+        return Wording(self, params)
+
     def given(self, derived: Mapping[str, str], **params: Param) -> Sentence:
         """:meth:`__call__` with the English of the fields ``derive`` makes already at
         hand (a challenge words its sets once, not on every line it judges): the same
@@ -172,6 +178,59 @@ class Sentence(str):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Sentence, (str(self), self.code, dict(self.params)))
+
+
+class Wording:
+    """A sentence not worded yet: its template and params, with the ``code`` and
+    ``params`` a :class:`Sentence` carries; :meth:`text` words it in English, once, and
+    :meth:`sentence` makes the :class:`Sentence` of those words. Equal to another for the
+    same template and params (the words follow from them)."""
+
+    __slots__ = ("template", "_params", "_text", "_sentence")
+
+    def __init__(self, made: Template, params: dict[str, Param]) -> None:
+        self.template = made
+        self._params = params  # its own (a call's keyword arguments), never changed
+        self._text: str | None = None
+        self._sentence: Sentence | None = None
+
+    @property
+    def code(self) -> str:
+        return self.template.code
+
+    @property
+    def params(self) -> Params:
+        return MappingProxyType(self._params)
+
+    def text(self) -> str:
+        """The English words, as a plain ``str``, worded the first time they are asked
+        for (what writes them out with the code and params beside them needs no more)."""
+        text = self._text
+        if text is None:
+            text = self._text = render(self.template, self._params)
+        return text
+
+    def sentence(self) -> Sentence:
+        """The English :class:`Sentence`, made the first time it is asked for."""
+        said = self._sentence
+        if said is None:
+            said = self._sentence = Sentence(self.text(), self.template.code,
+                                             MappingProxyType(self._params))
+        return said
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Wording({self.template.key!r}, {self._params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Wording):
+            return self.template is other.template and self._params == other._params
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.template.key, tuple(self._params.items())))
 
 
 class Say:

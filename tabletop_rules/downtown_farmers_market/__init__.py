@@ -35,15 +35,15 @@ from .model import (
 from .moves import DiscardTile, Move, RevealTiles, Setup, TakeTile, canonical_tile, check_move
 from .ranking import Ranking, Standing, rank_boards, tie_break_key
 from .replay import ReplayResult, replay
-from .scoring import BoardScore, LineScore, score_board
+from .scoring import BoardScore, CountedCell, LineScore, score_board
 from .setup import check_setup, new_game
 from .state import RULES_VERSION, GameState, Player, check_state
 from .validation import check_board, check_challenge, check_players, check_tile, validate_board
 
 __all__ = [
-    "GRID_SIZE", "INGREDIENTS", "Board", "BoardScore", "Challenge", "ExactCount",
-    "ExactCountAny", "ExactTotal", "FoodTile", "Forbidden", "Grid", "Ingredient",
-    "LineScore", "LineVerdict", "Majority", "Mode", "OneOfEach", "PerSet", "Ranking",
+    "GRID_SIZE", "INGREDIENTS", "Board", "BoardScore", "Challenge", "CountedCell",
+    "ExactCount", "ExactCountAny", "ExactTotal", "FoodTile", "Forbidden", "Grid",
+    "Ingredient", "LineScore", "LineVerdict", "Majority", "Mode", "OneOfEach", "PerSet", "Ranking",
     "Space", "Standing", "check_board", "check_challenge", "check_players",
     "count_ingredients", "empty_grid", "rank_boards", "score_board", "tie_break_key",
     "validate_board",

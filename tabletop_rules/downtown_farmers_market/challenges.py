@@ -17,17 +17,23 @@ board to board: ``judge`` picks those counts out of the tally, and the type's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
-from ..messages import Param, Params, Say, part, template
+from ..messages import NO_PARAMS, Param, Params, Say, Wording, part, template
 from .model import INGREDIENTS, Ingredient, Tally, counts_tally, pack
-from .sets import GUARD, MAX_PACKED, Formed, best_packed, formed_from, formed_sets, packed_sets
+from .sets import (
+    GUARD,
+    MAX_PACKED,
+    Formed,
+    best_packed,
+    formed_sets,
+    most_packed,
+    packed_sets,
+)
 
 Counts = Counter[Ingredient]
 
@@ -51,38 +57,132 @@ EVERYTHING: Counted = (EVERY,) * len(INGREDIENTS)
 
 def counting(*ingredients: Ingredient) -> Counted:
     """Every one of ``ingredients`` counted, nothing else."""
+    return _counting(ingredients)
+
+
+@lru_cache(maxsize=256)
+def _counting(ingredients: tuple[Ingredient, ...]) -> Counted:
     return tuple([EVERY if i in ingredients else 0 for i in INGREDIENTS])
 
 
-@dataclass(frozen=True, slots=True)
+SetsFormed = tuple[tuple[Ingredient, ...], ...]
+"""Sets formed (per_set): each set's ingredients, once per time it is formed."""
+
+WorkOut = tuple[Callable[..., tuple[SetsFormed, Counted]], tuple[Any, ...]]
+"""A function and its arguments, giving the sets formed and what they counted."""
+
+
 class LineVerdict:
     """What a challenge (or the Young Shopper rule) makes of one line.
 
     ``explanation`` is a :class:`~tabletop_rules.messages.Sentence`: its ``code`` and
-    ``params`` let an app word it. What an app draws: ``counted``, the ingredients the
-    verdict rests on (how many of each; the line's cells holding them are
-    :attr:`.scoring.LineScore.cells`); ``chosen``, the ingredient the player's choice
-    falls on (exact_count_any; Young Shopper: the most frequent one, counted);
-    ``majority``, the ingredient seen strictly more often than every other (majority),
-    if any; ``sets``, each set formed (per_set), once per time formed.
+    ``params`` (the verdict's own :attr:`code` and :attr:`params`) let an app word it.
+    What an app draws: ``counted``, the ingredients the verdict rests on (how many of
+    each; the line's cells holding them are :attr:`.scoring.LineScore.cells`);
+    ``chosen``, the ingredient the player's choice falls on (exact_count_any; Young
+    Shopper: the most frequent one, counted); ``majority``, the ingredient seen strictly
+    more often than every other (majority), if any; ``sets``, each set formed (per_set),
+    once per time formed.
+
+    Made for every line of every board scored, where most callers read only ``met`` and
+    ``points``: the English words are made when :attr:`explanation` is first read (``said``
+    is a :class:`~tabletop_rules.messages.Wording` until then), and a per_set verdict
+    searches for the sets it formed when :attr:`sets` or :attr:`counted` is first read
+    (``work_out``). Equal to another verdict saying the same. Not to be changed: the
+    types remember their verdicts, and every line judged alike shares one (a plain class
+    with slots, as a frozen dataclass would cost a call per field to make).
     """
+
+    __slots__ = ("met", "points", "said", "rule", "chosen", "majority", "_counted", "_sets",
+                 "_work_out", "memo")
 
     met: bool
     points: int
-    explanation: str
+    said: str | Wording
+    """The explanation as made: a :class:`~tabletop_rules.messages.Wording` (the
+    verdicts' own) or words already made."""
     rule: str
-    counted: Counted = NOTHING
-    chosen: Ingredient | None = None
-    majority: Ingredient | None = None
-    sets: tuple[tuple[Ingredient, ...], ...] = ()
+    chosen: Ingredient | None
+    majority: Ingredient | None
+    memo: Any
+    """Free for whoever writes verdicts out to keep what it made of this one, once (the
+    engine keeps its encoding here): a verdict seen again is the same object, kept as
+    long as the type remembers it. None until then; no part of the verdict."""
+
+    def __init__(self, met: bool, points: int, said: str | Wording, rule: str,
+                 counted: Counted = NOTHING, chosen: Ingredient | None = None,
+                 majority: Ingredient | None = None, sets: SetsFormed = (), *,
+                 work_out: WorkOut | None = None) -> None:
+        self.met = met
+        self.points = points
+        self.said = said
+        self.rule = rule
+        self.chosen = chosen
+        self.majority = majority
+        self._counted = counted
+        self._sets = sets
+        self._work_out = work_out
+        self.memo = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LineVerdict, self._fields())
+
+    @property
+    def explanation(self) -> str:
+        """Why, in English: a :class:`~tabletop_rules.messages.Sentence`, with its code and
+        params."""
+        said = self.said
+        return said.sentence() if isinstance(said, Wording) else said
 
     @property
     def code(self) -> str:
-        return getattr(self.explanation, "code", "")
+        return getattr(self.said, "code", "")
 
     @property
     def params(self) -> Params:
-        return getattr(self.explanation, "params", {})
+        params: Params = getattr(self.said, "params", NO_PARAMS)
+        return params
+
+    @property
+    def counted(self) -> Counted:
+        if self._work_out is not None:
+            self._worked_out()
+        return self._counted
+
+    @property
+    def sets(self) -> SetsFormed:
+        if self._work_out is not None:
+            self._worked_out()
+        return self._sets
+
+    def _worked_out(self) -> None:
+        """Work out the sets and what they counted, once (a thread finding the work done
+        by another since it looked finds nothing left to do: ``_work_out`` is cleared
+        last)."""
+        work_out = self._work_out
+        if work_out is not None:
+            function, arguments = work_out
+            self._sets, self._counted = function(*arguments)
+            self._work_out = None
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.met, self.points, self.said, self.rule, self.counted, self.chosen,
+                self.majority, self.sets)
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, LineVerdict):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash((self.met, self.points, self.said, self.rule, self.chosen, self.majority))
+
+    def __repr__(self) -> str:
+        names = ("met", "points", "said", "rule", "counted", "chosen", "majority", "sets")
+        return "LineVerdict(" + ", ".join(
+            f"{name}={value!r}" for name, value in zip(names, self._fields())) + ")"
 
 
 def _names(ingredients: tuple[Ingredient, ...]) -> tuple[str, ...]:
@@ -134,10 +234,20 @@ def _forbidden_found(params: Mapping[str, Any], say: Say) -> dict[str, str]:
 
 
 def _sets_shown(params: Mapping[str, Any], say: Say) -> dict[str, str]:
-    """PerSet: the sets shown, "bread+milk or egg", each ingredient in the language."""
-    shown = ["+".join([say.language.term(i, 1) for i in s.split("+")])
-             for s in params["sets"]]
-    return {"shown": say.language.text(_SET_OR).join(shown)}
+    """PerSet: the sets shown, "bread+milk or egg", each ingredient in the language:
+    worded once for each challenge tile and language (there is one language a tag)."""
+    language = say.language
+    key = (params["sets"], language.tag)
+    shown = _SHOWN.get(key)
+    if shown is None:
+        if len(_SHOWN) >= 1024:
+            _SHOWN.clear()
+        shown = _SHOWN[key] = language.text(_SET_OR).join(
+            ["+".join([language.term(i, 1) for i in s.split("+")]) for s in params["sets"]])
+    return {"shown": shown}
+
+
+_SHOWN: dict[tuple[tuple[str, ...], str], str] = {}
 
 
 EXACT_COUNT_MET = template(
@@ -245,8 +355,8 @@ class ExactCount(_Judged):
         shown = tuple([i for i, _ in counts])
         wanted: dict[str, Param] = {"ingredients": _names(shown),
                                     "counts": tuple([n for _, n in counts])}
-        said = (EXACT_COUNT_MET(**wanted, points=points) if met
-                else EXACT_COUNT_NOT_MET(**wanted, seen=seen))
+        said = (EXACT_COUNT_MET.later(**wanted, points=points) if met
+                else EXACT_COUNT_NOT_MET.later(**wanted, seen=seen))
         return LineVerdict(met, _earned(met, points), said, ExactCount.rule, counting(*shown))
 
 
@@ -269,9 +379,9 @@ class Forbidden(_Judged):
                  ) -> LineVerdict:
         present = tuple([i for i, n in zip(ingredients, seen) if n])
         if present:
-            said = FORBIDDEN_BROKEN(ingredients=_names(ingredients), seen=seen)
+            said = FORBIDDEN_BROKEN.later(ingredients=_names(ingredients), seen=seen)
             return LineVerdict(False, 0, said, Forbidden.rule, counting(*present))
-        said = FORBIDDEN_MET(ingredients=_names(ingredients), points=points)
+        said = FORBIDDEN_MET.later(ingredients=_names(ingredients), points=points)
         return LineVerdict(True, points, said, Forbidden.rule)
 
 
@@ -295,10 +405,10 @@ class ExactCountAny(_Judged):
     @_remembered
     def _explain(count: int, points: int, chosen: tuple[Ingredient, ...]) -> LineVerdict:
         if chosen:
-            said = CHOICE_MET(count=count, ingredients=_names(chosen), points=points)
+            said = CHOICE_MET.later(count=count, ingredients=_names(chosen), points=points)
             return LineVerdict(True, points, said, ExactCountAny.rule, counting(chosen[0]),
                                chosen[0])
-        return LineVerdict(False, 0, CHOICE_NOT_MET(count=count), ExactCountAny.rule)
+        return LineVerdict(False, 0, CHOICE_NOT_MET.later(count=count), ExactCountAny.rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,8 +427,8 @@ class ExactTotal(_Judged):
     @_remembered
     def _explain(count: int, points: int, total: int) -> LineVerdict:
         met = total == count
-        said = (TOTAL_MET(count=count, total=total, points=points) if met
-                else TOTAL_NOT_MET(count=count, total=total))
+        said = (TOTAL_MET.later(count=count, total=total, points=points) if met
+                else TOTAL_NOT_MET.later(count=count, total=total))
         return LineVerdict(met, _earned(met, points), said, ExactTotal.rule, EVERYTHING)
 
 
@@ -337,9 +447,9 @@ class OneOfEach(_Judged):
     @_remembered
     def _explain(points: int, missing: tuple[Ingredient, ...]) -> LineVerdict:
         if missing:
-            return LineVerdict(False, 0, ALL_SIX_NOT_MET(missing=_names(missing)),
+            return LineVerdict(False, 0, ALL_SIX_NOT_MET.later(missing=_names(missing)),
                                OneOfEach.rule, EVERYTHING)
-        return LineVerdict(True, points, ALL_SIX_MET(points=points), OneOfEach.rule,
+        return LineVerdict(True, points, ALL_SIX_MET.later(points=points), OneOfEach.rule,
                            EVERYTHING)
 
 
@@ -374,15 +484,15 @@ class Majority(_Judged):
         any."""
         name = ingredient.value
         if rival is None:
-            said = MAJORITY_MET(ingredient=name, count=mine, points=points)
+            said = MAJORITY_MET.later(ingredient=name, count=mine, points=points)
             return LineVerdict(True, points, said, Majority.rule, counting(ingredient),
                                majority=found)
         if rival is ingredient:
-            said = MAJORITY_ABSENT(ingredient=name)
+            said = MAJORITY_ABSENT.later(ingredient=name)
             return LineVerdict(False, 0, said, Majority.rule, majority=found)
-        said = (MAJORITY_TIED(ingredient=name, rival=rival.value, count=mine)
+        said = (MAJORITY_TIED.later(ingredient=name, rival=rival.value, count=mine)
                 if mine == rival_count else
-                MAJORITY_BEATEN(ingredient=name, count=mine, rival=rival.value,
+                MAJORITY_BEATEN.later(ingredient=name, count=mine, rival=rival.value,
                                 rival_count=rival_count))
         return LineVerdict(False, 0, said, Majority.rule, counting(ingredient, rival),
                            majority=found)
@@ -403,39 +513,73 @@ class PerSet(_Judged):
     rule = "DFM-R7"
     _packed: tuple[int, ...] | None = field(init=False, repr=False, compare=False)
     """The sets packed as scoring packs a line (:func:`.sets.packed_sets`), once."""
-    _packs: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    """Each shown set packed (:func:`.model.pack`), to name the sets a search formed."""
     _shown: tuple[str, ...] = field(init=False, repr=False, compare=False)
     """The sets in words, once: ``("bread+milk", "egg")``."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_packed", packed_sets(self.sets))
-        object.__setattr__(self, "_packs", tuple([pack(s) for s in self.sets]))
         object.__setattr__(self, "_shown", tuple([_in_words(s) for s in self.sets]))
 
     def judge(self, tally: Tally) -> LineVerdict:
         if self._packed is not None and isinstance(tally, bytes) and max(tally) <= MAX_PACKED:
-            formed = formed_from(best_packed(self._packed, int.from_bytes(tally, "little"),
-                                             GUARD), self._packs)
-        else:  # counts from a Counter, or too many to pack
-            formed = formed_sets(self.sets, tally)
-        return self._explain(self._shown, self.points, formed)
+            return self._judged(self._shown, self.points, self._packed,
+                                int.from_bytes(tally, "little"))
+        # counts from a Counter, or too many to pack
+        return self._explain(self._shown, self.points, formed_sets(self.sets, tally))
+
+    @staticmethod
+    @_remembered
+    def _judged(shown: tuple[str, ...], points: int, needs: tuple[int, ...], line: int
+                ) -> LineVerdict:
+        """A packed line's verdict: how many sets it forms (:func:`.sets.most_packed`),
+        which ones searched for when the verdict's sets are read (:func:`_formed_in`)."""
+        count = most_packed(needs, line, GUARD)
+        return PerSet._verdict(shown, points, count, (_formed_in, (shown, needs, line)))
 
     @staticmethod
     @_remembered
     def _explain(shown: tuple[str, ...], points: int, formed: Formed) -> LineVerdict:
-        """Keyed by the sets in words (strings hash once): the sets are read back from
-        them when a verdict is made."""
-        sets = _sets_in(shown)
-        made = tuple([sets[index] for index, times in formed for _ in range(times)])
-        count = len(made)
-        used = sum(map(pack, made))  # exact while no ingredient reaches 256
-        counted = (tuple(used.to_bytes(len(INGREDIENTS), "little"))
-                   if sum(map(len, made)) <= MAX_PACKED else
-                   tuple([sum([s.count(i) for s in made]) for i in INGREDIENTS]))
-        words = {"shown": _SET_OR.english.join(shown)}
-        said = (PER_SET_MET.given(words, set_points=points, sets=shown, formed=count,
+        """Keyed by the sets in words (strings hash once): the sets formed are read back
+        from them (:func:`_made`)."""
+        return PerSet._verdict(shown, points, sum([times for _, times in formed]),
+                               (_made, (shown, formed)))
+
+    @staticmethod
+    def _verdict(shown: tuple[str, ...], points: int, count: int, work_out: WorkOut
+                 ) -> LineVerdict:
+        said = (PER_SET_MET.later(set_points=points, sets=shown, formed=count,
                                   points=points * count)
-                if count else PER_SET_NOT_MET.given(words, set_points=points, sets=shown,
-                                                    formed=0))
-        return LineVerdict(count > 0, points * count, said, PerSet.rule, counted, sets=made)
+                if count else PER_SET_NOT_MET.later(set_points=points, sets=shown, formed=0))
+        return LineVerdict(count > 0, points * count, said, PerSet.rule, work_out=work_out)
+
+
+def _formed_in(shown: tuple[str, ...], needs: tuple[int, ...], line: int
+               ) -> tuple[SetsFormed, Counted]:
+    """The sets a packed ``line`` forms (:func:`.sets.best_packed`), and what they hold:
+    the line less what is left of it."""
+    combination = best_packed(needs, line, GUARD)
+    by_pack = _by_pack(shown)
+    made = tuple([by_pack[need] for need, times in combination for _ in range(times)])
+    used = sum([need * times for need, times in combination])
+    return made, tuple(used.to_bytes(len(INGREDIENTS), "little"))
+
+
+@lru_cache(maxsize=1024)
+def _by_pack(shown: tuple[str, ...]) -> dict[int, tuple[Ingredient, ...]]:
+    """The sets shown (in words) by their pack (:func:`.model.pack`), the first shown of
+    equal ones."""
+    by_pack: dict[int, tuple[Ingredient, ...]] = {}
+    for one in _sets_in(shown):
+        by_pack.setdefault(pack(one), one)
+    return by_pack
+
+
+@lru_cache(maxsize=REMEMBERED_VERDICTS)
+def _made(shown: tuple[str, ...], formed: Formed) -> tuple[SetsFormed, Counted]:
+    """The sets ``formed`` of the sets ``shown`` (in words), each once per time formed, and
+    the ingredients they hold (:data:`Counted`)."""
+    sets = _sets_in(shown)
+    made = tuple([sets[index] for index, times in formed for _ in range(times)])
+    if sum(map(len, made)) <= MAX_PACKED:  # packed exactly: no ingredient reaches 256
+        return made, tuple(sum(map(pack, made)).to_bytes(len(INGREDIENTS), "little"))
+    return made, tuple([sum([s.count(i) for s in made]) for i in INGREDIENTS])

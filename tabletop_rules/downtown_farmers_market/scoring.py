@@ -6,10 +6,11 @@ An incomplete board is scored as it stands and says so (DFM-R8).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..messages import template
-from .challenges import EVERY, LineVerdict, counting
+from .challenges import EVERY, Counted, LineVerdict, counting
 from .model import GRID_SIZE, INGREDIENTS, Board, Ingredient, Mode, Space, Tally, line_tallies
 
 YOUNG_SHOPPER_RULE = "DFM-R9"
@@ -27,9 +28,9 @@ YOUNG_SHOPPER_TIED = template(
     "{count:# time|# times} (tied with {tied:term}, counted once): {count:# point|# points}", kind="explanation")
 
 
-@dataclass(frozen=True, slots=True)
-class CountedCell:
-    """A space of a line whose ingredients counted toward its verdict, and which did."""
+class CountedCell(NamedTuple):
+    """A space of a line whose ingredients counted toward its verdict, and which did (a
+    named tuple: made for most lines an answer lists)."""
 
     row: int
     col: int
@@ -51,21 +52,24 @@ class LineScore(NamedTuple):
         """The cells whose ingredients counted, along the line, each with the ingredients
         of its tile that did: the verdict's :attr:`~LineVerdict.counted` taken from the
         tiles in line order. Worked out when asked (a ranking never asks)."""
-        left = list(self.verdict.counted)
+        counted = self.verdict.counted
+        index, column = self.index, self.column
+        every = _EVERY_OF.get(counted)
+        if every is None:  # a number of some ingredient counted (per_set): taken in order
+            return _taken(counted, self.spaces, index, column)
+        if not every:
+            return ()
+        if len(every) == len(INGREDIENTS):
+            return tuple([_cell(CountedCell, (k if column else index, index if column else k,
+                                              tile.ingredients))
+                          for k, tile in enumerate(self.spaces) if tile is not None])
         cells = []
         for k, tile in enumerate(self.spaces):
-            if tile is None:
-                continue
-            took = []
-            for ingredient in tile.ingredients:
-                at = _AT[ingredient]
-                if left[at]:
-                    if left[at] != EVERY:
-                        left[at] -= 1
-                    took.append(ingredient)
-            if took:
-                cells.append(CountedCell(k if self.column else self.index,
-                                         self.index if self.column else k, tuple(took)))
+            if tile is not None:
+                took = _took(every, tile.ingredients)
+                if took:
+                    cells.append(_cell(CountedCell, (k if column else index,
+                                                     index if column else k, took)))
         return tuple(cells)
 
     @property
@@ -128,17 +132,56 @@ def score_board(board: Board) -> BoardScore:
 
 
 _COLUMNS = (True,) * GRID_SIZE
+_cell = tuple.__new__
+"""A :class:`CountedCell` made from its three values at C speed (its ``__new__`` is a
+Python function)."""
+_EVERY_OF: dict[Counted, frozenset[Ingredient]] = {
+    tuple([EVERY if k & 1 << at else 0 for at in range(len(INGREDIENTS))]):
+        frozenset([i for at, i in enumerate(INGREDIENTS) if k & 1 << at])
+    for k in range(1 << len(INGREDIENTS))}
+"""The ingredients each verdict that counts every one of some ingredients (and none of
+the others) counts: all but per_set's."""
+
+
+@lru_cache(maxsize=4096)
+def _took(every: frozenset[Ingredient], ingredients: tuple[Ingredient, ...]
+          ) -> tuple[Ingredient, ...]:
+    """The ingredients of a tile showing ``ingredients`` that are among ``every``, in the
+    tile's order: once for each kind of tile and verdict."""
+    return tuple([i for i in ingredients if i in every])
+
+
+def _taken(counted: Counted, spaces: tuple[Space, ...], index: int, column: bool
+           ) -> tuple[CountedCell, ...]:
+    """The cells holding ``counted`` ingredients, each taken from the first tiles along
+    the line that hold it (:data:`.challenges.EVERY`: every one)."""
+    left = list(counted)
+    cells = []
+    for k, tile in enumerate(spaces):
+        if tile is None:
+            continue
+        took = []
+        for ingredient in tile.ingredients:
+            at = _AT[ingredient]
+            if left[at]:
+                if left[at] != EVERY:
+                    left[at] -= 1
+                took.append(ingredient)
+        if took:
+            cells.append(CountedCell(k if column else index, index if column else k,
+                                     tuple(took)))
+    return tuple(cells)
 
 
 def _young_shopper(tally: Tally) -> LineVerdict:
     """The count of the line's most frequent ingredient; a tie counts once (DFM-R9)."""
     most = max(tally)
     if not most:
-        return LineVerdict(False, 0, YOUNG_SHOPPER_EMPTY(), YOUNG_SHOPPER_RULE)
+        return LineVerdict(False, 0, YOUNG_SHOPPER_EMPTY.later(), YOUNG_SHOPPER_RULE)
     leaders = [i for i, n in zip(INGREDIENTS, tally) if n == most]
     first = leaders[0]
-    said = (YOUNG_SHOPPER_TIED(ingredient=first.value, count=most,
-                               tied=tuple([i.value for i in leaders[1:]]))
-            if len(leaders) > 1 else YOUNG_SHOPPER(ingredient=first.value, count=most))
+    said = (YOUNG_SHOPPER_TIED.later(ingredient=first.value, count=most,
+                                     tied=tuple([i.value for i in leaders[1:]]))
+            if len(leaders) > 1 else YOUNG_SHOPPER.later(ingredient=first.value, count=most))
     return LineVerdict(True, most, said, YOUNG_SHOPPER_RULE, counting(first), first,
                        first if len(leaders) == 1 else None)

@@ -11,6 +11,7 @@ needs more of than is left, and borrows from no other.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 from operator import mul
 
@@ -28,7 +29,8 @@ GUARD = sum(1 << PACK_BITS * k + PACK_BITS - 1 for k in range(len(INGREDIENTS)))
 
 
 def packed_sets(sets: Sets) -> tuple[int, ...] | None:
-    """The sets as :func:`.model.pack` packs them, as :func:`most_packed` takes them; None
+    """The sets as :func:`.model.pack` packs them, as :func:`most_packed` and
+    :func:`best_packed` take them; None
     if a set shows an ingredient 128 times or more (no well-formed challenge does)."""
     if max(map(len, sets), default=0) > MAX_PACKED:
         return None
@@ -77,6 +79,40 @@ def _fewest(needs: set[int], guard: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=4096)
+def most_packed(needs: tuple[int, ...], line: int, guard: int) -> int:
+    """How many sets ``needs`` form in ``line`` at most, all packed with ``guard``: the
+    count alone, as scoring needs it (:func:`best_packed` names a combination that forms
+    them, when asked)."""
+    usable = [n for n in needs if (line | guard) - n & guard == guard]
+    if len(usable) < 2:  # no choice to make: as many as fit
+        return sum([_as_many(need, line, guard) for need in usable])
+    return _search(usable, guard)[0](0, line)
+
+
+def _search(usable: list[int], guard: int) -> tuple[Callable[[int, int], int], int]:
+    """``most(i, left)``: the most sets ``usable[i:]`` form in ``left``, remembering what
+    it found; and the last index."""
+    last = len(usable) - 1
+    known: list[dict[int, int]] = [{} for _ in usable]
+
+    def most(i: int, left: int) -> int:
+        if i == last:
+            return _as_many(usable[i], left, guard)
+        best = known[i].get(left)
+        if best is None:
+            need, start, taken, best = usable[i], left, 0, 0
+            while True:
+                best = max(best, taken + most(i + 1, left))
+                if (left | guard) - need & guard != guard:
+                    break
+                left -= need
+                taken += 1
+            known[i][start] = best
+        return best
+    return most, last
+
+
+@lru_cache(maxsize=4096)
 def best_packed(needs: tuple[int, ...], line: int, guard: int) -> tuple[tuple[int, int], ...]:
     """A combination forming the most sets ``needs`` form in ``line``, all packed with
     ``guard``: each set taken, with how many times, in the order of ``needs``.
@@ -91,25 +127,7 @@ def best_packed(needs: tuple[int, ...], line: int, guard: int) -> tuple[tuple[in
     if len(usable) < 2:  # no choice to make: as many as fit
         return tuple((need, times) for need in usable
                      if (times := _as_many(need, line, guard)))
-    last = len(usable) - 1
-    known: list[dict[int, int]] = [{} for _ in usable]
-
-    def most(i: int, left: int) -> int:
-        """The most sets ``usable[i:]`` form in ``left``."""
-        if i == last:
-            return _as_many(usable[i], left, guard)
-        best = known[i].get(left)
-        if best is None:
-            need, start, taken, best = usable[i], left, 0, 0
-            while True:
-                best = max(best, taken + most(i + 1, left))
-                if (left | guard) - need & guard != guard:
-                    break
-                left -= need
-                taken += 1
-            known[i][start] = best
-        return best
-
+    most, last = _search(usable, guard)
     combination, left = [], line
     for i, need in enumerate(usable):
         target, taken = most(i, left), 0

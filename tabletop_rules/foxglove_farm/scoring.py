@@ -12,7 +12,7 @@ from typing import Any
 
 from dataclasses import dataclass
 
-from ..messages import Param, Params, Say, part, template
+from ..messages import Param, Say, part, template
 from .effects import (
     BonusIfHeld,
     Effect,

@@ -14,7 +14,8 @@ from google.protobuf.message import DecodeError
 
 from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema
 from engine_service.downtown_farmers_market import convert
-from referee.downtown_farmers_market.v1 import board_pb2, game_pb2
+from engine_service.wording import params_to_proto
+from referee.downtown_farmers_market.v1 import board_pb2, game_pb2, scoring_pb2
 from tabletop_rules import downtown_farmers_market as dfm
 from tabletop_rules.problems import InvalidInputError
 
@@ -281,3 +282,45 @@ def test_a_board_not_encoded_as_written_is_not_kept() -> None:
     for message, kept in ((board, True), (unset, False), (odd, False)):
         read = convert._board_from_wire(message.SerializeToString())
         assert read is not None and read[1] is kept
+
+
+def _score_by_fields(score: dfm.BoardScore) -> scoring_pb2.BoardScore:
+    """A board score written field by field, the reference for the engine's encoding."""
+    message = scoring_pb2.BoardScore(
+        mode=convert._MODE_TO_PROTO[score.mode], total=score.total, complete=score.complete,
+        challenges_met=score.challenges_met, best_challenge_points=score.best_challenge_points,
+        rules_version=dfm.RULES_VERSION)
+    for lines, scored in ((message.rows, score.rows), (message.columns, score.columns)):
+        for line in scored:
+            verdict = line.verdict
+            added = lines.add(index=line.index, met=verdict.met, points=verdict.points,
+                              explanation=verdict.explanation, rule=verdict.rule,
+                              code=verdict.code, params=params_to_proto(verdict.params),
+                              cells=[{"row": c.row, "col": c.col, "ingredients": [
+                                  convert._INGREDIENT_TO_PROTO[i] for i in c.ingredients]}
+                                  for c in line.cells])
+            if verdict.chosen is not None:
+                added.chosen_ingredient = convert._INGREDIENT_TO_PROTO[verdict.chosen]
+            if verdict.majority is not None:
+                added.majority_ingredient = convert._INGREDIENT_TO_PROTO[verdict.majority]
+            for made in verdict.sets:
+                added.sets_formed.add().ingredients.extend(
+                    [convert._INGREDIENT_TO_PROTO[i] for i in made])
+    return message
+
+
+@pytest.mark.parametrize("kind", [None, "exact_count", "forbidden", "exact_count_any",
+                                  "exact_total", "one_of_each", "majority", "per_set"])
+def test_board_scores_are_written_as_field_by_field(kind: str | None) -> None:
+    """Every line's verdict (its code, params, chosen ingredient, majority, sets formed)
+    and counted cells, standard and Young Shopper, complete or not, each verdict written
+    once and then seen again."""
+    rng = random.Random(17)
+    for _ in range(150):
+        board = convert.board_from_proto(BoardSchema().load(random_board(rng, kind=kind)))
+        for _ in range(2):  # the second time, the verdicts' parts are remembered
+            score = dfm.score_board(board)
+            written = scoring_pb2.BoardScore()
+            convert.board_score_to_proto(score, written)
+            assert written == _score_by_fields(score)
+            assert written.SerializeToString() == _score_by_fields(score).SerializeToString()

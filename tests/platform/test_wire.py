@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine_service import wire
-from referee.downtown_farmers_market.v1 import board_pb2, game_pb2
+from engine_service.wording import params_to_proto, params_to_wire
+from referee.downtown_farmers_market.v1 import board_pb2, game_pb2, scoring_pb2
 
 INT32S = [0, 1, 2, 127, 128, 129, 300, 16_383, 16_384, 2**21, 2**28 - 1, 2**28, 2**31 - 1,
           -1, -2, -127, -128, -129, -300, -(2**31)]
@@ -53,3 +54,17 @@ def test_only_the_kinds_of_field_it_writes_have_a_key() -> None:
 
     with pytest.raises(ValueError, match="not written here"):
         wire.key(struct_pb2.Value.DESCRIPTOR, "number_value")
+
+
+@pytest.mark.parametrize("params", [
+    {}, {"ingredient": "bread"}, {"count": 0}, {"count": -3}, {"points": 2**40},
+    {"text": ""}, {"flag": True}, {"flag": False}, {"names": ()},
+    {"ingredients": ("bread", "milk"), "counts": (2, 0), "seen": (0, -1)},
+    {"tied": ("egg",), "name": "Ada ∑ 🍞" * 30, "mixed": ("a", 1, False)}])
+def test_params_are_written_as_protobuf_writes_them(params: dict[str, object]) -> None:
+    """A sentence's params as an answer's repeated ``Param`` field (a line score's), the
+    values of a oneof written even at their defaults."""
+    expected = scoring_pb2.LineScore(params=params_to_proto(params))  # type: ignore[arg-type]
+    written = params_to_wire(wire.key(scoring_pb2.LineScore.DESCRIPTOR, "params"),
+                             params)  # type: ignore[arg-type]
+    assert written == expected.SerializeToString()
