@@ -71,6 +71,7 @@ from tabletop_rules.foxglove_farm.transcription import (
     MAX_BUILDING_ID_LENGTH,
     ONE_KIND,
     TRAIL_HOLDS_NO_GOODS,
+    ReadTiles,
     Unread,
     find_building,
     read_tiles,
@@ -117,16 +118,19 @@ _PHASE_NAMES = _one_of(tuple(GamePhase))
 # -- requests: protobuf -> rule values ---------------------------------------------------
 
 class _ReadTown(NamedTuple):
-    """A town as read, each tile's index in the request, and whether all of it read."""
+    """A town as read, its tiles as read (each one's index in the request, the squares
+    of those that could not be made), and whether all of it read without a problem."""
 
     town: fox.Town
-    index: dict[fox.Position, int]
+    tiles: ReadTiles
     complete: bool
 
     def problems(self, *path: PathPart) -> list[Problem]:
-        """What the rules find wrong with the town, under ``path`` in the request."""
-        return [p.under(*path) for p in fox.check_town(self.town, index=self.index,
-                                                       complete=self.complete)]
+        """What the rules find wrong with the town, under ``path`` in the request: the
+        whole town judged with the tiles that could not be made on their squares."""
+        tiles = self.tiles
+        return [p.under(*path) for p in fox.check_town(
+            self.town, index=tiles.index, unread=tiles.unread, complete=tiles.complete)]
 
 
 class _GameCatalog(NamedTuple):
@@ -202,12 +206,12 @@ class _Reader(Reader):
             catalog, refused = game
             if struct is not None:
                 self.problem((*path, "catalog"), GAME_TOWN_CATALOG)
-        tiles, index = read_tiles(
+        tiles = read_tiles(
             message.tiles, lambda tile, where: self.tile(tile, where, catalog, refused), path,
             self.problems)
         unread = any(t.building in refused for t in message.tiles
                      if t.WhichOneof("kind") == "building")
-        return _ReadTown(fox.Town(tiles, catalog, variant, message.score_track), index,
+        return _ReadTown(fox.Town(tiles.tiles, catalog, variant, message.score_track), tiles,
                          complete=len(self.problems) == before and not unread)
 
     def variant(self, number: int, path: Path) -> fox.Variant:

@@ -157,7 +157,18 @@ def test_foxglove_errors_agree(rest: RestClient, grpc_client: GrpcClient) -> Non
     over_rest = refusal(rest.foxglove_farm.score_town, bad)
     over_grpc = refusal(grpc_client.foxglove_farm.score_town, TownSchema().load(bad))
     assert over_rest == [(p.removeprefix("/town"), d) for p, d in over_grpc]
-    assert [p for p, _ in over_rest] == ["/tiles/2/building", "/tiles/3/goods"]
+    assert [p for p, _ in over_rest] == ["/tiles/2/building", "/tiles/3/goods", "/tiles/3"]
+
+
+def test_a_misspelt_building_and_a_tile_cut_off_get_one_422(service: Service) -> None:
+    """The whole transcription is checked at once: one answer names both problems."""
+    town = town_data(b(1, 0, "granery"), b(4, 4, "ranch", sheep=2))
+    answer = requests.post(service.url + "/v1/foxglove-farm/score", json=town, timeout=10)
+    assert answer.status_code == 422, answer.text
+    errors = answer.json()["errors"]
+    assert [e["pointer"] for e in errors] == ["/tiles/2/building", "/tiles/3"]
+    assert "did you mean 'granary'" in errors[0]["detail"]
+    assert "does not touch the rest of the town" in errors[1]["detail"]
 
 
 def test_a_foxglove_farm_game_replays_through_the_gateway(rest: RestClient) -> None:
