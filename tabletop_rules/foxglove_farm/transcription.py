@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
 from ..problems import InvalidInputError, Path, Problem, quoted
@@ -82,7 +83,8 @@ class Unread(NamedTuple):
     placed: bool = True
 
 
-class ReadTiles(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class ReadTiles:
     """A request's tiles as read: those made, by position, each position's index in the
     request, the squares of tiles that could not be made (:class:`Unread`, by position,
     with their index: :func:`.check_town`'s ``unread``), and whether every tile was read
