@@ -13,7 +13,7 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from . import config
-from .fields import tagged_openapi
+from .fields import alternatives_openapi, tagged_openapi
 from .problems import PROBLEM_CONTENT_TYPE, ProblemError, from_http_exception, unexpected
 from .resources import health
 from .resources.downtown_farmers_market import routes as downtown_farmers_market
@@ -111,6 +111,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
         "A stateless rules referee for tabletop games. Every error is RFC 9457 "
         "problem+json; a 422 lists one JSON Pointer per problem.")}})
     api.ma_plugin.converter.add_attribute_function(tagged_openapi)
+    api.ma_plugin.converter.add_attribute_function(alternatives_openapi)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
 

@@ -153,6 +153,25 @@ def tagged_openapi(converter: Any, field: ma.fields.Field, **kwargs: Any) -> dic
                               "mapping": {k: r["$ref"] for k, r in refs.items() if "$ref" in r}}}
 
 
+def alternatives_openapi(converter: Any, field: ma.fields.Field, **kwargs: Any
+                         ) -> dict[str, Any]:
+    """apispec attribute function: a field that reads one of several shapes documents
+    them itself, with an ``openapi_alternatives(converter)`` method."""
+    document = getattr(field, "openapi_alternatives", None)
+    return {} if document is None else document(converter)
+
+
+class PresentNested(ma.fields.Nested):
+    """A part of a protobuf answer written only when the answer sets it, so an answer
+    that gains an optional part is written as before wherever the part is absent."""
+
+    def get_value(self, obj: Any, attr: str, accessor: Any = None,
+                  default: Any = ma.missing) -> Any:
+        if isinstance(obj, Message) and not obj.HasField(attr):
+            return ma.missing
+        return super().get_value(obj, attr, accessor, default)
+
+
 def set_fields(message: Message) -> dict[str, Any]:
     """``message``'s set fields by name (proto3: those not at their default), for a schema
     to dump as a dict: what is unset is left out of the answer unless the field has a

@@ -8,7 +8,6 @@ from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_p
 from ... import engine
 from ...blueprint import Blueprint
 from .schemas import (
-    BoardSchema,
     GameReplaySchema,
     GameSetupSchema,
     GameStateSchema,
@@ -18,6 +17,7 @@ from .schemas import (
     RankingSchema,
     RankRequestSchema,
     ReplayGameRequestSchema,
+    ScoreBoardSchema,
     ScoreSchema,
     ValidateMoveRequestSchema,
 )
@@ -32,9 +32,15 @@ def _stub() -> service_grpc.DowntownFarmersMarketServiceStub:
     return engine.stub(service_grpc.DowntownFarmersMarketServiceStub)
 
 
-@blueprint.json_post("/score", BoardSchema, ScoreSchema)
+@blueprint.json_post("/score", ScoreBoardSchema, ScoreSchema)
 def score(board):  # type: ignore[no-untyped-def]
-    """Score one board, line by line, each line with its reason and ruling."""
+    """Score one board, line by line, each line with its reason and ruling.
+
+    A space may be a doubtful reading, ``{"candidates": [["bread"], ["corn"]]}`` (2 to 4
+    tiles, the likeliest first; at most 8 such spaces): the answer is then the likeliest
+    reading's, and ``uncertainty`` gives the lowest and highest totals any reading makes
+    and, for each doubtful space, whether the total depends on it and the total each of
+    its candidates gives."""
     answer = engine.call(_stub().ScoreBoard, service_pb2.ScoreBoardRequest(board=board),
                          strip_prefix="/board")
     return answer.score

@@ -17,11 +17,24 @@ import marshmallow as ma
 from referee.downtown_farmers_market.v1 import board_pb2, downtown_farmers_market_service_pb2 as service_pb2
 from referee.downtown_farmers_market.v1 import game_pb2, scoring_pb2
 from tabletop_rules.downtown_farmers_market.model import MAX_SETS
+from tabletop_rules.downtown_farmers_market.readings import (
+    MAX_CANDIDATES,
+    MAX_DOUBTFUL_CELLS,
+    MIN_CANDIDATES,
+)
 from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
 
 from ...compiled import Compiler, Dump, Loader
-from ...fields import INT32_MIN, ProtoEnum, SetFieldsSchema, Tagged, tag, whole_number
+from ...fields import (
+    INT32_MIN,
+    PresentNested,
+    ProtoEnum,
+    SetFieldsSchema,
+    Tagged,
+    tag,
+    whole_number,
+)
 from ...violations import ViolationSchema
 
 INGREDIENT_NOUN = "an ingredient"
@@ -67,6 +80,44 @@ class FoodTileField(ma.fields.List):
 
 def tile_list(**kwargs: Any) -> ma.fields.List:
     return ma.fields.List(FoodTileField(), **kwargs)
+
+
+class CandidatesSchema(ma.Schema):
+    """A doubtful space of a board to score: the tiles a reading found possible there."""
+
+    candidates = tile_list(required=True, metadata={
+        "description": f"{MIN_CANDIDATES} to {MAX_CANDIDATES} Food tiles, the likeliest "
+                       "first, each of 1 to 3 ingredients (another number is a 422 naming "
+                       "the limit)", "minItems": MIN_CANDIDATES, "maxItems": MAX_CANDIDATES})
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> board_pb2.GridSpace:
+        return board_pb2.GridSpace(candidates=data["candidates"])
+
+
+class SpaceField(ma.fields.Field):
+    """A space of a board to score: null, a Food tile, or a doubtful reading,
+    ``{"candidates": [["bread"], ["corn"]]}`` (read as a ``GridSpace``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tile = FoodTileField()
+        self.doubtful = CandidatesSchema()
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any,
+                     **kwargs: Any) -> board_pb2.FoodTile | board_pb2.GridSpace:
+        if isinstance(value, dict):
+            return self.doubtful.load(value)  # its ValidationError nests under the space
+        return self.tile.deserialize(value, attr, data, **kwargs)
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        """A tile as a Food tile reads; the tile reader refuses a doubtful space (an
+        object), which marshmallow then reads."""
+        return compiler.deserializer(self.tile)
+
+    def openapi_alternatives(self, converter: Any) -> dict[str, Any]:
+        return {"oneOf": [{"type": "null"}, converter.field2property(self.tile),
+                          converter.resolve_nested_schema(CandidatesSchema)]}
 
 
 def challenge_type(kind: str) -> ma.fields.String:
@@ -229,6 +280,26 @@ class BoardSchema(ma.Schema):
                           for space in row.spaces] for row in message.grid]}
 
 
+class ScoreBoardSchema(BoardSchema):
+    """A board to score, whose spaces may be doubtful readings: the answer then gives the
+    likeliest reading's score and what the other readings score (``uncertainty``)."""
+
+    grid = ma.fields.List(ma.fields.List(SpaceField(allow_none=True)), required=True, metadata={
+        "description": "grid[r][c]: null for an empty space, the Food tile's 1 to 3 "
+                       "ingredients, or a doubtful reading {\"candidates\": [tile, ...]}, "
+                       f"the likeliest first; at most {MAX_DOUBTFUL_CELLS} doubtful spaces "
+                       "(more is a 422 naming the limit)"})
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> board_pb2.Board:
+        return board_pb2.Board(
+            mode=data["mode"], row_challenges=data["row_challenges"],
+            column_challenges=data["column_challenges"],
+            grid=[{"spaces": [{} if space is None else {"tile": space}
+                              if type(space) is board_pb2.FoodTile else space
+                              for space in row]} for row in data["grid"]])
+
+
 class SetupBoardSchema(BoardSchema):
     """A board as a game begins: the challenges chosen and the grid empty, so the grid
     may be left out."""
@@ -264,6 +335,36 @@ class LineScoreSchema(ma.Schema):
     rule = ma.fields.String(metadata={"description": "the ruling applied, e.g. DFM-R1"})
 
 
+class DoubtfulSpaceSchema(ma.Schema):
+    """What one doubtful space does to the total."""
+
+    row = ma.fields.Integer()
+    col = ma.fields.Integer()
+    pointer = ma.fields.String(metadata={"description": "the space in the board, as a JSON "
+                                                        "Pointer (/grid/1/2)"})
+    decides = ma.fields.Boolean(metadata={"description": (
+        "true when the total depends on which candidate the space holds (for some reading "
+        "of the other doubtful spaces): ask the player to check it; false: no candidate "
+        "changes the total")})
+    totals = ma.fields.List(ma.fields.Integer(), metadata={"description": (
+        "for each candidate, in the request's order: the total with it there and every "
+        "other doubtful space at its likeliest")})
+
+
+class BoardUncertaintySchema(ma.Schema):
+    """The totals a board with doubtful spaces may come to."""
+
+    readings = ma.fields.Integer(metadata={"description": (
+        "how many readings there are: the product of the spaces' candidate counts")})
+    lowest_total = ma.fields.Integer()
+    highest_total = ma.fields.Integer()
+    likely_total = ma.fields.Integer(metadata={"description": (
+        "the likeliest reading's total (each space at its first candidate): the answer's "
+        "total")})
+    spaces = ma.fields.List(ma.fields.Nested(DoubtfulSpaceSchema), metadata={
+        "description": "each doubtful space, row by row"})
+
+
 class ScoreSchema(ma.Schema):
     mode = ProtoEnum(board_pb2.Mode, "a mode")
     total = ma.fields.Integer()
@@ -272,6 +373,9 @@ class ScoreSchema(ma.Schema):
     best_challenge_points = ma.fields.Integer()
     rows = ma.fields.List(ma.fields.Nested(LineScoreSchema))
     columns = ma.fields.List(ma.fields.Nested(LineScoreSchema))
+    uncertainty = PresentNested(BoardUncertaintySchema, metadata={"description": (
+        "only for a board with doubtful spaces: what the other readings score; the fields "
+        "above describe the likeliest reading")})
 
 
 class StandingSchema(ma.Schema):

@@ -9,7 +9,8 @@ must not need; this module is instead protobuf's own JSON mapping
 * enum values by lower-case name without their prefix (``young_shopper`` for
   ``MODE_YOUNG_SHOPPER``; the sides keep their case, ``N``), ``null`` for the zero value;
 * messages written as their one field (``UNWRAPPED``): a Food tile, a set, a trail and a
-  grid row as lists, a grid space as its tile or ``null``;
+  grid row as lists, a grid space as its tile or ``null`` (or, doubtful, as the object
+  of its other fields, ``{"candidates": [...]}``: ``ALSO_OBJECTS``);
 * oneofs named by a tag (``TAGGED``): a challenge's ``type``, a move's, plan step's or
   game action's ``action``, the member's fields beside it;
 * ``exact_count``'s counts as an object, routes as ``[[row, col], ...]``, the names
@@ -51,6 +52,10 @@ UNWRAPPED = {f"{_DFM}FoodTile": "ingredients", f"{_DFM}IngredientSet": "ingredie
              f"{_FF}BoardSpace": "stack"}
 """Messages the contract writes as their one field (a grid or board space: ``null`` when
 unset)."""
+
+ALSO_OBJECTS = {f"{_DFM}GridSpace"}
+"""Of those, the messages the contract writes as an object of their other fields when
+one is set: a doubtful grid space, ``{"candidates": [["bread"], ["corn"]]}``."""
 
 TAGGED = {f"{_DFM}Challenge": ("type", "kind"), f"{_DFM}Move": ("action", "action"),
           f"{_FF}PlanStep": ("action", "action"), f"{_FF}Action": ("action", "action")}
@@ -133,7 +138,7 @@ def _load(value: Json, descriptor: Descriptor, path: tuple[str | int, ...]) -> J
     if name == _STRUCT:
         return value
     inline: set[str] = set()  # fields the contract writes inline, at this path
-    if name in UNWRAPPED:
+    if name in UNWRAPPED and not (name in ALSO_OBJECTS and isinstance(value, dict)):
         inline.add(UNWRAPPED[name])
         value = {} if value is None else {UNWRAPPED[name]: value}
     if not isinstance(value, dict):
@@ -233,7 +238,9 @@ def _dump(value: dict[str, Json], descriptor: Descriptor) -> Json:
         field = descriptor.fields_by_name[key]
         dumped[_contract_name(field)] = _dump_field(item, field)
     if name in UNWRAPPED:
-        return dumped.get(UNWRAPPED[name])
+        unwrapped = UNWRAPPED[name]
+        others = {key: item for key, item in dumped.items() if key != unwrapped and item}
+        return others if name in ALSO_OBJECTS and others else dumped.get(unwrapped)
     if name in TAGGED:
         tag, oneof = TAGGED[name]
         kind = next((f.name for f in descriptor.oneofs_by_name[oneof].fields
