@@ -78,7 +78,12 @@ from tabletop_rules.foxglove_farm.transcription import (
     town_catalog,
     trail_sides,
 )
-from tabletop_rules.problems import Path, PathPart, Problem
+from tabletop_rules.foxglove_farm.readings import (
+    DoubtfulCount,
+    TownReadings,
+    check_town_readings,
+)
+from tabletop_rules.problems import Path, PathPart, Problem, json_pointer
 from tabletop_rules.verdicts import Verdict
 
 from ..reading import Check, Reader
@@ -99,6 +104,10 @@ _PHASE_ENUM = cast(EnumTypeWrapper, game_pb2.GamePhase)  # its stub types it as 
 MAX_CATALOG_VERSION_LENGTH = 100
 """A catalog version is a short digest; a longer one is no version (the rules' message
 would quote it whole)."""
+
+ONLY_SCORED = ("only a town being scored may list candidates for a goods count; give the "
+               "count")
+COUNTED_TWICE = "a good is counted once: as a count, or as its candidates"
 
 GAME_TOWN_CATALOG = ("a game's buildings are defined once, in the state's \"catalog\"; a "
                      "town in a game carries no catalog of its own")
@@ -192,11 +201,12 @@ class _Reader(Reader):
 
         super().done(judged, partial=partial)
 
-    def town(self, message: town_pb2.Town, path: Path, game: _GameCatalog | None = None
-             ) -> _ReadTown:
+    def town(self, message: town_pb2.Town, path: Path, game: _GameCatalog | None = None,
+             doubts: list[DoubtfulCount] | None = None) -> _ReadTown:
         """A town; in a ``game`` its buildings are the game's catalog's, so the town
         carries no catalog of its own, and a tile naming a refused definition leaves the
-        town incomplete (the definition's problems say why)."""
+        town incomplete (the definition's problems say why). Doubtful goods counts are
+        read into ``doubts``, given only for a town being scored."""
         before = len(self.problems)
         variant = self.variant(message.variant, (*path, "variant"))
         struct = _struct(message.catalog) if message.HasField("catalog") else None
@@ -207,8 +217,8 @@ class _Reader(Reader):
             if struct is not None:
                 self.problem((*path, "catalog"), GAME_TOWN_CATALOG)
         tiles = read_tiles(
-            message.tiles, lambda tile, where: self.tile(tile, where, catalog, refused), path,
-            self.problems)
+            message.tiles, lambda tile, where: self.tile(tile, where, catalog, refused, doubts),
+            path, self.problems)
         unread = any(t.building in refused for t in message.tiles
                      if t.WhichOneof("kind") == "building")
         return _ReadTown(fox.Town(tiles.tiles, catalog, variant, message.score_track), tiles,
@@ -219,7 +229,8 @@ class _Reader(Reader):
                          _VARIANT_NAMES, town_pb2.Variant)
 
     def tile(self, message: town_pb2.Tile, path: Path, catalog: fox.Catalog,
-             refused: frozenset[str]) -> fox.Tile | Unread:
+             refused: frozenset[str], doubts: list[DoubtfulCount] | None = None
+             ) -> fox.Tile | Unread:
         position = fox.Position(message.row, message.col)
         kind = message.WhichOneof("kind")
         if kind == "building":
@@ -228,16 +239,43 @@ class _Reader(Reader):
             if message.building in refused:  # its definition's problems say it all
                 return Unread(position)
             goods = _goods_from(message.goods)
+            if message.doubtful_goods:  # of a building not read: kept, not judged
+                goods = self.doubtful_goods(message.doubtful_goods, (*path, "goods"), goods,
+                                            position, [] if building is None and
+                                            doubts is not None else doubts)
             return Unread(position, goods) if building is None else fox.BuildingTile(
                 position, building, goods)
         if kind != "trail":
             self.problem(path, ONE_KIND)
             return Unread(position)
         sides = self.sides(message.trail.sides, (*path, "trail"))
-        if message.goods.ListFields():
+        if message.goods.ListFields() or message.doubtful_goods:
             self.problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS)
             return Unread(position)
         return Unread(position) if sides is None else fox.TrailTile(position, sides)
+
+    def doubtful_goods(self, messages: Sequence[town_pb2.DoubtfulGoods], path: Path,
+                       goods: fox.Goods, position: fox.Position,
+                       doubts: list[DoubtfulCount] | None) -> fox.Goods:
+        """``goods`` with each doubtful count at its likeliest candidate, the count read
+        into ``doubts``; refused where none is given (not a town being scored)."""
+        if doubts is None:
+            self.problem(path, ONLY_SCORED)
+        doubtful: set[fox.Good] = set()
+        for message in messages:
+            good = self.enum(message.good, _GOODS, None, path, "a goods type", _GOOD_NAMES,
+                             town_pb2.Good)
+            if good is None:
+                continue
+            if good in doubtful or goods.count(good):
+                self.problem((*path, good.value), COUNTED_TWICE)
+                continue
+            doubtful.add(good)
+            candidates = tuple(message.candidates)
+            goods = goods.add(good, candidates[0] if candidates else 0)
+            if doubts is not None:
+                doubts.append(DoubtfulCount(position, good, candidates))
+        return goods
 
     def sides(self, numbers: Sequence[int], path: Path) -> frozenset[fox.Side] | None:
         """A trail's sides, up to the first that cannot be read (as the JSON reader does)."""
@@ -475,6 +513,21 @@ def town_from_proto(message: town_pb2.Town) -> fox.Town:
     return read.town
 
 
+def town_readings_from_proto(message: town_pb2.Town
+                             ) -> tuple[fox.Town, tuple[DoubtfulCount, ...], dict[fox.Position, int]]:
+    """A town to score from the request's ``town``, its doubtful goods counts (the town
+    holding each at its likeliest) and each tile's index in the request, or every
+    problem under ``town``."""
+    reader = _Reader()
+    doubts: list[DoubtfulCount] = []
+    read = reader.town(message, ("town",), doubts=doubts)
+    tiles = read.tiles
+    reader.done(lambda: [p.under("town") for p in check_town_readings(
+        read.town, doubts, index=tiles.index, unread=tiles.unread, complete=tiles.complete)],
+        partial=True)
+    return read.town, tuple(doubts), tiles.index
+
+
 def players_from_proto(players: Sequence[scoring_pb2.PlayerTown]) -> list[tuple[str, fox.Town]]:
     """Named, well-formed towns to rank (the request's ``players``), or every problem."""
     reader = _Reader()
@@ -599,6 +652,19 @@ def score_to_proto(score: fox.TownScore) -> scoring_pb2.TownScore:
                                            points=e.points, explanation=e.explanation,
                                            rule=e.rule) for e in score.end_game],
         goods_remaining=score.goods_remaining, tile_count=score.tile_count)
+
+
+def town_readings_to_proto(readings: TownReadings, message: scoring_pb2.TownUncertainty
+                           ) -> None:
+    """Write ``readings`` into ``message``, an answer's field (so nothing is copied)."""
+    message.readings = readings.count
+    message.lowest_total = readings.lowest_total
+    message.highest_total = readings.highest_total
+    message.likely_total = readings.likely_total
+    for count in readings.counts:
+        message.counts.add(row=count.position.row, col=count.position.col,
+                           good=_GOOD_TO_PROTO[count.good], pointer=json_pointer(count.path),
+                           decides=count.decides, totals=count.totals)
 
 
 def _standings(ranking: fox.Ranking) -> list[scoring_pb2.Standing]:

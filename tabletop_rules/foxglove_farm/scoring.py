@@ -72,7 +72,13 @@ def score_town(town: Town) -> TownScore:
 
 def end_game_points(town: Town) -> int:
     """The end-game points alone: what :func:`score_town` adds to the score track."""
-    return sum(_points(town, tile, effect)[0] for tile in town.buildings
+    return sum(building_end_game_points(town, tile) for tile in town.buildings)
+
+
+def building_end_game_points(town: Town, tile: BuildingTile) -> int:
+    """What ``tile``'s end-game effects score in ``town``; ``tile`` may hold other goods
+    than the town's tile at its position (a reading of a doubtful count)."""
+    return sum(_points(town, tile, effect)[0]
                for effect in tile.building.effects_in(Phase.END_GAME))
 
 

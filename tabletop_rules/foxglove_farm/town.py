@@ -146,7 +146,7 @@ def check_numbers(position: Position, goods: Goods, path: Path) -> list[Problem]
 def _check_kind(tile: Tile, path: Path) -> list[Problem]:
     """A trail's shape, or what a building holds (FF-R19)."""
     if isinstance(tile, BuildingTile):
-        return _check_holding(tile, path)
+        return check_holding(tile, path)
     if trail_shape(tile.sides) is None:
         return [_bad_trail(tile, (*path, "trail"))]
     return []
@@ -159,8 +159,9 @@ def _bad_trail(tile: TrailTile, path: Path) -> Problem:
                    "sides (T-junction)")
 
 
-def _check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
-    """FF-R19: a building holds only goods its effects depict, and no more than its slots."""
+def check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
+    """FF-R19: a building holds only goods its effects depict, and no more than its slots
+    (also asked of a doubtful count's readings)."""
     building = tile.building
     if not building.documented:
         return [undocumented_problem(building, (*path, "building"))]

@@ -575,6 +575,19 @@ def test_doubtful_boards_are_read_by_marshmallow_and_answered_alike(
         assert_answered_alike(gateway, reference, path, json.dumps(body).encode())
 
 
+def test_doubtful_towns_are_read_by_marshmallow_and_answered_alike(
+        gateway: FlaskClient, reference: FlaskClient) -> None:
+    path = f"{FF}/score"
+    town = copy.deepcopy(KULY["town"])
+    ranch = next(tile for tile in town["tiles"] if tile.get("building") == "ranch")
+    ranch["goods"] = {"sheep": {"candidates": [0, 2, 1]}}
+    assert compiled_load(ff.ScoreTownSchema, town) is Refused
+    assert assert_answered_alike(gateway, reference, path, json.dumps(town).encode()) == 200
+    for variant in _variants(ranch["goods"]):
+        ranch["goods"] = variant
+        assert_answered_alike(gateway, reference, path, json.dumps(town).encode())
+
+
 # -- what the compiler reproduces, on schemas that use it all ------------------------------
 
 class _Inner(ma.Schema):

@@ -1,5 +1,6 @@
 """Doubtful readings through the gateway and the engine: the answer's ``uncertainty``,
-the limits as 422s with a pointer, and candidates refused where only a board is scored."""
+the limits as 422s with a pointer, and candidates refused where nothing is scored (a
+board's spaces, a town's goods counts)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,14 @@ from flask.testing import FlaskClient
 from clients import GrpcClient, InvalidRequestError
 from clients.contract_json import to_json, to_message
 from api_gateway.resources.downtown_farmers_market.schemas import ScoreBoardSchema, ScoreSchema
+from api_gateway.resources.foxglove_farm.schemas import ScoreTownSchema, TownScoreSchema
 from referee.downtown_farmers_market.v1 import board_pb2
+from referee.foxglove_farm.v1 import town_pb2
 from tabletop_rules.downtown_farmers_market import FoodTile
 from tabletop_rules.downtown_farmers_market.json_form import board_from_dict
 from tabletop_rules.downtown_farmers_market.readings import DoubtfulCell, score_readings
 
+from ..foxglove_farm.towns import b, t, town_data
 from ..sample_boards import SIMPLE_BOARD
 from .test_gateway import pointers, problem
 
@@ -148,3 +152,112 @@ def test_a_space_with_a_tile_and_candidates_is_refused_over_grpc(
         grpc_client.downtown_farmers_market.score_board(board)
     assert raised.value.problems == [("/board/grid/1/1",
                                       "a space holds a tile or its candidates, not both")]
+
+
+# -- Foxglove Farm: goods counts read in doubt ---------------------------------------------
+
+FF = "/v1/foxglove-farm"
+
+
+def doubtful_ranch(*candidates: int, **fields: Any) -> dict[str, Any]:
+    """The contract's example town, its Ranch's sheep read in doubt."""
+    return town_data(b(0, 0, "forest", wood=2), b(0, 1, "mine"), t(1, 0, "NE"),
+                     b(1, 1, "ranch", sheep={"candidates": list(candidates)}),
+                     start=False, score_track=64, **fields)
+
+
+def test_a_town_with_a_doubtful_count_answers_what_its_readings_score(
+        gateway: FlaskClient) -> None:
+    """8 sheep score 30 (FF-R7: 3 each, 6 more at 8), 7 score 21: the count decides."""
+    answer = gateway.post(f"{FF}/score", json=doubtful_ranch(8, 7))
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    body = answer.get_json()
+    assert (body["total"], body["goods_remaining"]) == (94, 10)  # the likeliest reading
+    assert body["uncertainty"] == {
+        "readings": 2, "lowest_total": 85, "highest_total": 94, "likely_total": 94,
+        "counts": [{"row": 1, "col": 1, "good": "sheep", "pointer": "/tiles/3/goods/sheep",
+                    "decides": True, "totals": [94, 85]}]}
+    town = doubtful_ranch(8, 7)
+    town["tiles"][3]["goods"]["sheep"] = 8
+    assert "uncertainty" not in gateway.post(f"{FF}/score", json=town).get_json()
+
+
+def test_rest_and_grpc_agree_on_a_doubtful_town(gateway: FlaskClient,
+                                                grpc_client: GrpcClient) -> None:
+    town = doubtful_ranch(6, 8, 7)
+    town["tiles"][0]["goods"]["wood"] = {"candidates": [2, 3]}
+    message = ScoreTownSchema().load(town)
+    assert message == to_message(town_pb2.Town, town)
+    over_grpc = grpc_client.foxglove_farm.score_town(message)
+    assert [c.decides for c in over_grpc.uncertainty.counts] == [False, True]  # wood: no
+    assert gateway.post(f"{FF}/score", json=town).get_json() == TownScoreSchema().dump(over_grpc)
+    assert grpc_client.foxglove_farm.score_town(town) == to_json(over_grpc)
+
+
+def test_readings_past_a_building_s_slots_are_not_counted(gateway: FlaskClient) -> None:
+    """A Ledger (request-defined) with 4 slots: wood 2 or 3 and coal 1 or 2 cannot be 3
+    and 2 (FF-R19), so 3 of the 4 readings are possible."""
+    ledger = {"slots": 4, "effects": [
+        {"kind": "gain_per_held", "when": "end_game", "held": "wood", "points": 2},
+        {"kind": "gain_per_held", "when": "end_game", "held": "coal", "points": -1}]}
+    town = town_data(b(1, 0, "ledger", wood={"candidates": [2, 3]},
+                       coal={"candidates": [1, 2]}), catalog={"ledger": ledger})
+    uncertainty = gateway.post(f"{FF}/score", json=town).get_json()["uncertainty"]
+    assert (uncertainty["readings"], uncertainty["lowest_total"],
+            uncertainty["highest_total"]) == (3, 2, 5)
+
+
+@pytest.mark.parametrize("body, expected", [
+    (town_data(*(b(1, c, "ranch", sheep={"candidates": [1, 2]}) for c in range(9))),
+     {"/tiles": "at most 8 doubtful goods counts in a town (the limit); got 9"}),
+    (doubtful_ranch(8), {"/tiles/3/goods/sheep/candidates": (
+        "a doubtful count lists 2 to 4 candidate counts, the likeliest first; got 1")}),
+    (doubtful_ranch(8, 7, 6, 5, 4), {"/tiles/3/goods/sheep/candidates": (
+        "a doubtful count lists 2 to 4 candidate counts, the likeliest first; got 5")}),
+    (doubtful_ranch(8, 8), {"/tiles/3/goods/sheep/candidates/1": (
+        "the same count as candidate 0")}),
+    (doubtful_ranch(8, 9), {"/tiles/3/goods/sheep/candidates/1": (
+        "a Ranch has 8 goods slots; this one shows 9 goods (FF-R19); is this a misreading?")}),
+    (doubtful_ranch(9, 8), {"/tiles/3/goods": (
+        "a Ranch has 8 goods slots; this one shows 9 goods (FF-R19); is this a misreading?")}),
+    (doubtful_ranch(8, 1001), {"/tiles/3/goods/sheep/candidates/1": (
+        "must be from 0 to 1000; got 1001")}),
+])
+def test_doubtful_counts_past_the_limits_are_422s_naming_them(
+        gateway: FlaskClient, body: Any, expected: dict[str, str]) -> None:
+    errors = problem(gateway.post(f"{FF}/score", json=body), 422)["errors"]
+    assert {e["pointer"]: e["detail"] for e in errors} == expected
+
+
+def test_a_doubtful_count_with_a_misspelt_building_and_a_tile_cut_off(
+        gateway: FlaskClient) -> None:
+    """Every problem of the transcription at once, the candidates' too."""
+    body = doubtful_ranch(8, 8)
+    body["tiles"] += [b(-1, 0, "granery", wood={"candidates": [1, 2]}), t(6, 6, "NS")]
+    assert pointers(problem(gateway.post(f"{FF}/score", json=body), 422)) == {
+        "/tiles/3/goods/sheep/candidates/1", "/tiles/4/building", "/tiles/5"}
+
+
+def test_only_a_town_being_scored_may_list_candidates(gateway: FlaskClient,
+                                                      grpc_client: GrpcClient) -> None:
+    town = doubtful_ranch(8, 7)
+    assert pointers(problem(gateway.post(f"{FF}/final-round/plan", json=town), 422)) == {
+        "/tiles/3/goods/sheep"}
+    message = ScoreTownSchema().load(town)
+    with pytest.raises(InvalidRequestError) as raised:
+        grpc_client.foxglove_farm.plan_final_round(message)
+    assert raised.value.problems == [(
+        "/town/tiles/3/goods",
+        "only a town being scored may list candidates for a goods count; give the count")]
+
+
+def test_over_grpc_a_good_is_counted_once(grpc_client: GrpcClient) -> None:
+    message = ScoreTownSchema().load(doubtful_ranch(8, 7))
+    message.tiles[3].goods.sheep = 2
+    message.tiles[2].doubtful_goods.add(good=town_pb2.GOOD_WOOD, candidates=[1, 2])
+    with pytest.raises(InvalidRequestError) as raised:
+        grpc_client.foxglove_farm.score_town(message)
+    assert raised.value.problems == [
+        ("/town/tiles/2/goods", "a trail tile holds no goods; goods sit on building tiles"),
+        ("/town/tiles/3/goods/sheep",
+         "a good is counted once: as a count, or as its candidates")]
