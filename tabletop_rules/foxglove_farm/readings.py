@@ -14,13 +14,17 @@ must be possible with the building's other counts at their likeliest
 
 How, without scoring readings one by one: goods on a building change only that
 building's own end-game effects (what it holds: a Ranch's sheep), never another's (a
-Community Centre counts buildings, a Guildhall their neighbours). So each building with
-doubtful counts is scored once for each reading of its own counts (at most 4^5 = 1,024:
-five goods types), and the town's total is the score track plus the sum over buildings,
-floored at 0 (FF-R18): the lowest and highest totals are those of the lowest and highest
-sums, and a count decides the total when, for some reading of its building's other
-counts, two of its candidates score differently and the higher gives a total above 0
-with the other buildings at their highest.
+Community Centre counts buildings, a Guildhall their neighbours), and an effect reads
+only the counts of the goods it depicts. So each building with doubtful counts is
+weighed for each reading of its own counts (at most 4^5 = 1,024: five goods types), each
+of its effects worked out once per reading of the counts it reads (at most 4 for most);
+the town's total is the score track plus the sum over buildings, floored at 0 (FF-R18):
+the lowest and highest totals are those of the lowest and highest sums, and a count
+decides the total when, for some reading of its building's other counts, two of its
+candidates score differently and the higher gives a total above 0 with the other
+buildings at their highest. The worst town within the limits (120 tiles, 8 doubtful
+counts on two buildings of ten effects) answers in a few milliseconds
+(``benchmarks/bench_uncertain.py``).
 
 Limits (:data:`MAX_DOUBTFUL_COUNTS`, :data:`MAX_CANDIDATES`) are checked by
 :func:`check_town_readings` with the town's own checks, every problem at once.
@@ -28,15 +32,16 @@ Limits (:data:`MAX_DOUBTFUL_COUNTS`, :data:`MAX_CANDIDATES`) are checked by
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 from math import prod
 
 from ..problems import Path, Problem
 from ._json import out_of_range
-from .model import BuildingTile, Good, Goods, Position, Town
-from .scoring import TownScore, building_end_game_points
+from .effects import Phase
+from .model import GOODS, BuildingTile, Good, Goods, Position, Town
+from .scoring import TownScore, effect_points
 from .town import MAX_GOODS_COUNT, check_holding, check_town
 
 MAX_DOUBTFUL_COUNTS = 8
@@ -206,19 +211,44 @@ def _buildings(town: Town, doubts: Sequence[DoubtfulCount]) -> list[_Building]:
         tile = town.building_at(position)
         assert tile is not None
         radices = tuple(len(doubts[i].candidates) for i in indices)
+        scored = _scorer(town, tile, frozenset(doubts[i].good for i in indices))
         points: list[int | None] = []
         # product() turns its last iterable fastest: reversed, the first doubt's
         # candidate is the fastest-changing digit of the entry's index
+        at = [doubts[i].good.index for i in reversed(indices)]
         for reading in product(*(doubts[i].candidates for i in reversed(indices))):
-            goods = tile.goods
-            for i, n in zip(reversed(indices), reading):
-                goods = _with(goods, doubts[i].good, n)
-            read = BuildingTile(position, tile.building, goods)
-            points.append(None if check_holding(read, ()) else
-                          building_end_game_points(town, read))
+            counts = list(tile.goods)
+            for k, n in zip(at, reading):
+                counts[k] = n
+            read = BuildingTile(position, tile.building, Goods(*counts))
+            points.append(None if check_holding(read, ()) else scored(read))
         buildings.append(_Building(tuple(indices), radices, tuple(
             prod(radices[:j]) for j in range(len(radices))), tuple(points)))
     return buildings
+
+
+def _scorer(town: Town, tile: BuildingTile, doubtful: frozenset[Good]
+            ) -> Callable[[BuildingTile], int]:
+    """``tile``'s end-game points for a reading of its ``doubtful`` goods: an effect
+    reads only the counts of the goods it depicts, so one that depicts none of them
+    scores once, and each other once per reading of the counts it reads."""
+    effects = tile.building.effects_in(Phase.END_GAME)
+    fixed = sum(effect_points(town, tile, e) for e in effects if not e.depicts & doubtful)
+    reading = [(k, effect, [g.index for g in GOODS if g in effect.depicts & doubtful])
+               for k, effect in enumerate(effects) if effect.depicts & doubtful]
+    known: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def points(read: BuildingTile) -> int:
+        total = fixed
+        goods = read.goods
+        for k, effect, at in reading:
+            key = (k, tuple([goods[i] for i in at]))
+            earned = known.get(key)
+            if earned is None:
+                earned = known[key] = effect_points(town, read, effect)
+            total += earned
+        return total
+    return points
 
 
 def _decides(building: _Building, j: int, others_highest: int) -> bool:

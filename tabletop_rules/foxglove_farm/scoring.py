@@ -76,10 +76,15 @@ def end_game_points(town: Town) -> int:
 
 
 def building_end_game_points(town: Town, tile: BuildingTile) -> int:
-    """What ``tile``'s end-game effects score in ``town``; ``tile`` may hold other goods
-    than the town's tile at its position (a reading of a doubtful count)."""
-    return sum(_points(town, tile, effect)[0]
+    """What ``tile``'s end-game effects score in ``town``."""
+    return sum(effect_points(town, tile, effect)
                for effect in tile.building.effects_in(Phase.END_GAME))
+
+
+def effect_points(town: Town, tile: BuildingTile, effect: Effect) -> int:
+    """What one end-game effect of ``tile`` scores in ``town``; ``tile`` may hold other
+    goods than the town's tile at its position (a reading of a doubtful count)."""
+    return _points(town, tile, effect)[0]
 
 
 def _entry(town: Town, tile: BuildingTile, effects: tuple[Effect, ...]) -> EndGameEntry:
