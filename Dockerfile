@@ -3,6 +3,8 @@
 # REST gateway is the same image with another command:
 #   docker run IMAGE                                       the engine, gRPC on 0.0.0.0:50051
 #   docker run IMAGE gunicorn -c deploy/gunicorn.conf.py   the gateway, HTTP on 0.0.0.0:8080
+# The engine also serves Prometheus metrics on 9090, and the gRPC health service alone,
+# in plaintext, on 50052 (for probes that present no client certificate).
 # Python 3.11: the version the test suite and CI run on. Builder and final stage must be
 # the same Python release, since the virtual environment is copied across.
 ARG PYTHON_VERSION=3.11
@@ -33,7 +35,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PATH=/opt/venv/bin:$PATH \
     REFEREE_GATEWAY_BIND=0.0.0.0:8080 \
-    REFEREE_ENGINE_METRICS_ADDRESS=0.0.0.0:9090
+    REFEREE_ENGINE_METRICS_ADDRESS=0.0.0.0:9090 \
+    REFEREE_ENGINE_HEALTH_ADDRESS=0.0.0.0:50052
 RUN groupadd --system --gid 10001 referee \
     && useradd --system --uid 10001 --gid 10001 --no-create-home \
        --home-dir /nonexistent --shell /usr/sbin/nologin referee
@@ -43,5 +46,5 @@ COPY --from=builder /opt/venv /opt/venv
 WORKDIR /app
 COPY deploy/ deploy/
 USER 10001:10001
-EXPOSE 50051 9090 8080
+EXPOSE 50051 50052 9090 8080
 CMD ["referee-engine", "--address", "0.0.0.0:50051"]

@@ -12,30 +12,16 @@ import flask_smorest
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from . import config
-from .fields import alternatives_openapi, tagged_openapi
-from .problems import PROBLEM_CONTENT_TYPE, ProblemError, from_http_exception, unexpected
+from . import access, browser, config, metrics, openapi, pad, request_ids, tracing
+from .problems import ProblemError, from_http_exception, unexpected
 from .resources import health
+from .resources.discovery import routes as discovery
 from .resources.downtown_farmers_market import routes as downtown_farmers_market
 from .resources.foxglove_farm import routes as foxglove_farm
 
-BLUEPRINTS = (health.blueprint, downtown_farmers_market.blueprint, foxglove_farm.blueprint)
-
-PROBLEM_SCHEMA = {
-    "type": "object",
-    "description": "RFC 9457 problem details",
-    "properties": {
-        "type": {"type": "string", "format": "uri"},
-        "title": {"type": "string"},
-        "status": {"type": "integer"},
-        "detail": {"type": "string"},
-        "errors": {"type": "array", "items": {
-            "type": "object",
-            "properties": {"pointer": {"type": "string", "description": "RFC 6901 JSON Pointer"},
-                           "detail": {"type": "string"}}}},
-    },
-    "required": ["type", "title", "status", "detail"],
-}
+BLUEPRINTS = (health.blueprint, downtown_farmers_market.blueprint, foxglove_farm.blueprint,
+              discovery.blueprint)
+API_KEY_SCHEME = "ApiKey"
 
 
 class Api(flask_smorest.Api):
@@ -47,9 +33,11 @@ class Api(flask_smorest.Api):
         return from_http_exception(error).response()
 
     def _register_responses(self) -> None:
-        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, {
-            "description": "An error, as RFC 9457 problem details",
-            "content": {PROBLEM_CONTENT_TYPE: {"schema": PROBLEM_SCHEMA}}})
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME,
+                                      openapi.problem_response(self.spec))
+
+    def _register_pagination_header(self) -> None:
+        """No endpoint pages its answers: no pagination header, nor its schema."""
 
 
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
@@ -61,35 +49,42 @@ _INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 
 def _docs_policy(page: str) -> str:
     """The Swagger UI page's CSP: its scripts and styles from where the config says
-    Swagger UI is served (the CDN, or this origin), its one inline script by hash (no
-    other inline script may run), inline styles (Swagger UI sets style attributes), and
-    requests only to this origin (the OpenAPI document, "Try it out")."""
+    Swagger UI is served (this gateway, by default: then only 'self'), its one inline
+    script by hash (no other inline script may run), inline styles (Swagger UI sets style
+    attributes), and requests only to this origin (the OpenAPI document, "Try it out")."""
     url = urlsplit(current_app.config["OPENAPI_SWAGGER_UI_URL"])
-    source = f"{url.scheme}://{url.netloc}" if url.netloc else "'self'"
+    sources = "'self'" if not url.netloc else f"'self' {url.scheme}://{url.netloc}"
     hashes = " ".join(
         f"'sha256-{base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()}'"
         for script in _INLINE_SCRIPT.findall(page))
-    return (f"default-src 'none'; script-src {source} {hashes}; "
-            f"style-src {source} 'unsafe-inline'; img-src 'self' data: {source}; "
+    return (f"default-src 'none'; script-src {sources} {hashes}; "
+            f"style-src {sources} 'unsafe-inline'; img-src {sources} data:; "
             "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 
 
 def secure_answers(app: Flask) -> None:
-    """Give every answer of ``app`` its headers: no sniffing, no referrer, a strict CSP;
-    API answers are not stored (they answer one body), the documentation may be cached."""
+    """Give every answer of ``app`` its headers: no sniffing, no referrer, a strict CSP
+    (a page's own where its view set one: the score pad's); API answers are not stored
+    (they answer one body) unless their view says otherwise (the discovery answers), the
+    documentation may be cached."""
     prefix = app.config["OPENAPI_URL_PREFIX"].rstrip("/")
     docs = f"{prefix}/{app.config['OPENAPI_SWAGGER_UI_PATH']}"
     documentation = {docs, f"{prefix}/{app.config['OPENAPI_JSON_PATH']}"}
+    assets = openapi.swagger_ui_rule(app.config)
+    if assets is not None:
+        documentation.add(assets)
 
     @app.after_request
     def secure(response: Response) -> Response:
         response.headers.update(SECURITY_HEADERS)
         rule = request.url_rule.rule if request.url_rule and response.status_code == 200 \
             else None
-        response.headers["Cache-Control"] = (DOCUMENTATION_CACHE if rule in documentation
-                                             else "no-store")
+        response.headers["Cache-Control"] = (
+            DOCUMENTATION_CACHE if rule in documentation
+            else response.headers.get("Cache-Control", "no-store"))
         response.headers["Content-Security-Policy"] = (
-            _docs_policy(response.get_data(as_text=True)) if rule == docs else JSON_POLICY)
+            _docs_policy(response.get_data(as_text=True)) if rule == docs
+            else response.headers.get("Content-Security-Policy", JSON_POLICY))
         return response
 
 
@@ -107,15 +102,25 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's field order
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # "8 × 3", not "8 \u00d7 3"
 
-    api = Api(app, spec_kwargs={"info": {"description": (
-        "A stateless rules referee for tabletop games. Every error is RFC 9457 "
-        "problem+json; a 422 lists one JSON Pointer per problem.")}})
-    api.ma_plugin.converter.add_attribute_function(tagged_openapi)
-    api.ma_plugin.converter.add_attribute_function(alternatives_openapi)
+    metrics.instrument(app)
+    request_ids.install(app)  # around the rest: the id is known while it is measured
+    tracing.configure(app)
+
+    api = Api(app, spec_kwargs={
+        "marshmallow_plugin": openapi.Plugin(), "info": {"description": openapi.DESCRIPTION},
+        # A referee may run with keys or without: either way is documented.
+        "security": [{}, {API_KEY_SCHEME: []}]})
+    api.spec.components.security_scheme(API_KEY_SCHEME, {
+        "type": "apiKey", "in": "header", "name": access.HEADER,
+        "description": "An API key, when the referee is configured with keys."})
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    openapi.serve_swagger_ui(app)
+    app.register_blueprint(pad.blueprint)
 
+    access.install(app)
     app.register_error_handler(ProblemError, lambda error: error.response())
     app.register_error_handler(Exception, lambda error: unexpected(error).response())
     secure_answers(app)
+    browser.install(app)
     return app

@@ -21,8 +21,10 @@ View = Callable[..., Any]
 
 log = logging.getLogger(__name__)
 
-BODY_PROBLEMS = (400, 413, 415, 422, 503, 504)
-"""What any endpoint that reads a JSON body and asks the engine may answer besides 200."""
+BODY_PROBLEMS = (400, 401, 413, 415, 422, 429, 503, 504)
+"""What any endpoint that reads a JSON body and asks the engine may answer besides 200:
+401 and 429 where API keys are configured (api_gateway/access.py), 429 also from the
+engine, which bounds how many plans and replays it computes at once."""
 
 COMPILER = Compiler()
 """The compiled readers and writers of every ``json_post`` endpoint's schemas."""
@@ -50,21 +52,19 @@ class Blueprint(flask_smorest.Blueprint):
             return view
         return decorate
 
-    def json_post(self, rule: str, body: type[ma.Schema], answer: type[ma.Schema], *,
-                  expensive: bool = False) -> Callable[[View], View]:
+    def json_post(self, rule: str, body: type[ma.Schema], answer: type[ma.Schema]
+                  ) -> Callable[[View], View]:
         """``POST rule``: the body read by ``body`` is the view's one argument, what it
-        returns is written by ``answer``, and the problem answers are documented (429 too
-        for an ``expensive`` one, whose calls the engine bounds in number).
+        returns is written by ``answer``, and the problem answers are documented.
 
         flask-smorest documents the endpoint and, as its slow path, reads and writes it:
         webargs and marshmallow read a body that the compiled ``body`` schema refuses (so
         every bad body gets marshmallow's problems, exactly), and marshmallow writes an
         answer that the compiled ``answer`` schema cannot vouch for. Everything else takes
         the fast path: orjson and the compiled schemas (:mod:`api_gateway.compiled`)."""
-        problems = (*BODY_PROBLEMS, 429) if expensive else BODY_PROBLEMS
         self.json_posts.append((rule, body, answer))
         documentation = (self.arguments(body, as_kwargs=False), self.response(200, answer),
-                         self.problem_responses(*problems))
+                         self.problem_responses(*BODY_PROBLEMS))
         slow_read = self.arguments(body, as_kwargs=False)(_identity)
         slow_write = self.response(200, answer)(_identity)
         read = _fast_reader(body(), slow_read)

@@ -26,6 +26,12 @@ class DefaultConfig:
     # False: marshmallow reads every body and writes every answer, as the compiled
     # schemas' reference (api_gateway/compiled.py; the tests compare the two).
     COMPILED_SCHEMAS = True
+    # A request slower than this is logged (api_gateway/logs.py).
+    SLOW_REQUEST_SECONDS = 1.0
+    # API keys and per-key rate limits (api_gateway/access.py): no keys file, no keys.
+    API_KEYS_FILE: str | None = None
+    RATE_LIMIT = "600/minute"
+    RATE_LIMIT_STORAGE_URI = "memory://"
 
     API_TITLE = "Tabletop Referee"
     API_VERSION = "v1"
@@ -33,7 +39,14 @@ class DefaultConfig:
     OPENAPI_URL_PREFIX = "/v1"
     OPENAPI_JSON_PATH = "openapi.json"
     OPENAPI_SWAGGER_UI_PATH = "docs"
-    OPENAPI_SWAGGER_UI_URL = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5/"
+    # Swagger UI from the gateway itself (flask-swagger-ui's build; api_gateway/openapi.py):
+    # the page works offline and asks no other host for anything.
+    OPENAPI_SWAGGER_UI_URL = "/v1/docs/assets/"
+    OPENAPI_SWAGGER_UI_CONFIG = {"validatorUrl": None, "displayOperationId": True,
+                                 "deepLinking": True}
+    # The origins whose pages may call the API from a browser (CORS), comma-separated, or
+    # "*"; empty: none (api_gateway/browser.py).
+    CORS_ORIGINS = ""
 
 
 ENVIRONMENT = {
@@ -44,6 +57,10 @@ ENVIRONMENT = {
     "REFEREE_ENGINE_TLS_KEY": ("ENGINE_TLS_KEY", str),
     "REFEREE_ENGINE_TLS_SERVER_NAME": ("ENGINE_TLS_SERVER_NAME", str),
     "REFEREE_MAX_BODY_BYTES": ("MAX_CONTENT_LENGTH", int),
+    "REFEREE_API_KEYS_FILE": ("API_KEYS_FILE", str),
+    "REFEREE_RATE_LIMIT": ("RATE_LIMIT", str),
+    "REFEREE_RATE_LIMIT_STORAGE_URI": ("RATE_LIMIT_STORAGE_URI", str),
+    "REFEREE_CORS_ORIGINS": ("CORS_ORIGINS", str),
 }
 
 

@@ -35,26 +35,29 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
-from flask import current_app, g
+from clients.grpc_client import field_violations, status_details
+from flask import current_app
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-
-from clients.grpc_client import field_violations, status_details
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2
+from referee.v1 import referee_service_pb2
 
 from .config import ENVIRONMENT
 from .problems import FieldProblem, ProblemError, invalid_request
+from .request_ids import current_request_id
 
 Response = TypeVar("Response", bound=Message)
 Stub = TypeVar("Stub")
 
 GAME_SERVICES = tuple(
     service.full_name
-    for module in (downtown_farmers_market_service_pb2, foxglove_farm_service_pb2)
+    for module in (downtown_farmers_market_service_pb2, foxglove_farm_service_pb2,
+                   referee_service_pb2)
     for service in module.DESCRIPTOR.services_by_name.values())
-"""The engine's game services, by full name, as the generated descriptors name them."""
+"""The engine's services (the games' and the referee's own), by full name, as the
+generated descriptors name them."""
 
 RETRY_POLICY = {
     # 4 attempts: enough to pass over two engines that died at once.
@@ -251,7 +254,7 @@ def stub(kind: Callable[[grpc.Channel], Stub]) -> Stub:
 
 def request_metadata() -> tuple[tuple[str, str], ...]:
     """The request's id for the engine's logs, as gRPC metadata (none when it has none)."""
-    request_id = g.get("request_id")
+    request_id = current_request_id()
     return (("x-request-id", request_id),) if request_id else ()
 
 

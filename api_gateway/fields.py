@@ -9,12 +9,17 @@
 * :func:`tag`: a tagged object's tag, documented as its one value.
 * :func:`set_fields` and :class:`SetFieldsSchema`: a message's set fields, for answers
   that leave out what is unset.
+* :class:`PresentNested`: an optional part of a protobuf answer, written only when set.
+* :class:`Component`: a field documented once, as a named OpenAPI component that every
+  use refers to (an enum, a Food tile, goods, a tagged union), so generated clients get one
+  type for it (:mod:`api_gateway.openapi` writes it).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import marshmallow as ma
@@ -29,8 +34,30 @@ INT32_MAX = 2**31 - 1
 INT32_MIN = -(2**31)
 
 
-def whole_number(minimum: int = 0, maximum: int = INT32_MAX, **kwargs: Any) -> ma.fields.Integer:
-    """A strict JSON integer (no strings, floats or booleans) that fits the wire's int32."""
+@dataclass(frozen=True)
+class Component:
+    """A field's type as a named OpenAPI component (``#/components/schemas/<name>``):
+    put in a field's ``metadata["component"]``, the field is documented as a reference to
+    it, with only what is particular to that use beside it (its description, default,
+    nullability)."""
+
+    name: str
+    description: str
+
+
+def limits(minimum: int, maximum: int) -> dict[str, int]:
+    """A whole number's documented range: the one the rules accept, where it is narrower
+    than what the field itself checks (the wire's int32); past it the rules answer a 422
+    naming the limit. For a field's ``metadata``."""
+    return {"minimum": minimum, "maximum": maximum}
+
+
+def whole_number(minimum: int = 0, maximum: int = INT32_MAX, *,
+                 accepted: tuple[int, int] | None = None, **kwargs: Any) -> ma.fields.Integer:
+    """A strict JSON integer (no strings, floats or booleans) that fits the wire's int32;
+    ``accepted`` is the range the rules accept, documented (:func:`limits`)."""
+    if accepted is not None:
+        kwargs["metadata"] = {**limits(*accepted), **kwargs.get("metadata", {})}
     return ma.fields.Integer(strict=True, validate=ma.validate.Range(
         minimum, maximum, error="expected a whole number from {min} to {max}"), **kwargs)
 
@@ -48,9 +75,14 @@ class ProtoEnumType(Protocol):
 
 class ProtoEnum(ma.fields.Field):
     """A protobuf enum value, named in JSON by its lower-case name without the prefix
-    (``upper_case`` keeps the case, for names such as the sides N, E, S, W)."""
+    (``upper_case`` keeps the case, for names such as the sides N, E, S, W).
+
+    Documented as the component ``component`` (by default the enum's own name), which
+    ``about`` describes: one enum type in generated clients, however many fields use it.
+    """
 
     def __init__(self, enum: ProtoEnumType, noun: str, *, upper_case: bool = False,
+                 component: str | None = None, about: str | None = None,
                  **kwargs: Any) -> None:
         self.prefix = f"{_upper_snake(enum.DESCRIPTOR.name)}_"
         names = {name.removeprefix(self.prefix): number for name, number in enum.items()
@@ -58,8 +90,11 @@ class ProtoEnum(ma.fields.Field):
         self.by_name = names if upper_case else {n.lower(): v for n, v in names.items()}
         self.by_number = {number: name for name, number in self.by_name.items()}
         self.noun = noun
+        documented = Component(component or enum.DESCRIPTOR.name,
+                               about or f"{noun[0].upper()}{noun[1:]}.")
         super().__init__(metadata={"enum": list(self.by_name), "type": "string",
-                                   **kwargs.pop("metadata", {})}, **kwargs)
+                                   "component": documented, **kwargs.pop("metadata", {})},
+                         **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
                      **kwargs: Any) -> int:
@@ -88,11 +123,13 @@ class Tagged(ma.fields.Field):
     """An object read by the schema its ``tag`` names; errors keep their nesting.
 
     Dumping a protobuf message, the field set in its ``oneof`` names the schema, so the
-    schemas are keyed by the oneof's field names.
+    schemas are keyed by the oneof's field names. Documented as ``component``: a
+    ``oneOf`` of the schemas with a discriminator.
     """
 
     def __init__(self, schemas: Mapping[str, type[ma.Schema]], noun: str, *,
-                 tag: str = "type", oneof: str = "kind", **kwargs: Any) -> None:
+                 component: Component, tag: str = "type", oneof: str = "kind",
+                 **kwargs: Any) -> None:
         self.schemas = dict(schemas)
         # One instance per kind, made once: building a marshmallow schema deep-copies its
         # fields, which cost a fifth of a /score call when done for every challenge.
@@ -100,7 +137,8 @@ class Tagged(ma.fields.Field):
         self.noun = noun
         self.tag = tag
         self.oneof = oneof
-        super().__init__(**kwargs)
+        super().__init__(metadata={"component": component, **kwargs.pop("metadata", {})},
+                         **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
                      **kwargs: Any) -> Any:
@@ -143,24 +181,6 @@ class Tagged(ma.fields.Field):
         return lambda value: None if value is None else dumps[value.WhichOneof(oneof)](value)
 
 
-def tagged_openapi(converter: Any, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
-    """apispec attribute function: document a :class:`Tagged` field as a ``oneOf``."""
-    if not isinstance(field, Tagged):
-        return {}
-    refs = {kind: converter.resolve_nested_schema(schema) for kind, schema in field.schemas.items()}
-    return {"oneOf": list(refs.values()),
-            "discriminator": {"propertyName": field.tag,
-                              "mapping": {k: r["$ref"] for k, r in refs.items() if "$ref" in r}}}
-
-
-def alternatives_openapi(converter: Any, field: ma.fields.Field, **kwargs: Any
-                         ) -> dict[str, Any]:
-    """apispec attribute function: a field that reads one of several shapes documents
-    them itself, with an ``openapi_alternatives(converter)`` method."""
-    document = getattr(field, "openapi_alternatives", None)
-    return {} if document is None else document(converter)
-
-
 class PresentNested(ma.fields.Nested):
     """A part of a protobuf answer written only when the answer sets it, so an answer
     that gains an optional part is written as before wherever the part is absent."""
@@ -184,10 +204,16 @@ def tag(kind: str, description: str) -> ma.fields.String:
     ``oneOf`` matches only its own objects (two challenge types have the same fields).
     :class:`Tagged` has already checked the value when the schema reads it."""
     return ma.fields.String(required=True, metadata={"description": description,
-                                                     "enum": [kind]})
+                                                     "const": kind})
 
 
-class SetFieldsSchema(ma.Schema):
+class AnswerSchema(ma.Schema):
+    """A schema that only writes answers. Answers may gain fields (clients ignore those
+    they do not know), so its OpenAPI schema does not forbid other properties; and each
+    field every answer holds is ``required``."""
+
+
+class SetFieldsSchema(AnswerSchema):
     """Dumps a protobuf answer leaving out what is unset (a state that is not there)."""
 
     @ma.pre_dump

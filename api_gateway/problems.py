@@ -1,8 +1,9 @@
 """RFC 9457 problem details: the one shape every gateway error takes.
 
 Views and helpers raise :class:`ProblemError`; the app turns it (and every HTTP error
-Flask or werkzeug raises) into an ``application/problem+json`` answer. No error ever
-reaches the caller as HTML or a stack trace.
+Flask or werkzeug raises) into an ``application/problem+json`` answer, which names the
+request's id (``request_id``) for whoever reports it. No error ever reaches the caller as
+HTML or a stack trace.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from flask import Response, current_app, json
 from werkzeug.exceptions import HTTPException
 
 from tabletop_rules.problems import quantity
+
+from .request_ids import current_request_id
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +55,7 @@ class ProblemError(Exception):
         }
         if self.errors:
             body["errors"] = [e.to_json() for e in self.errors]
+        body["request_id"] = current_request_id()
         return Response(json.dumps(body), status=self.status, headers=self.headers,
                         content_type=PROBLEM_CONTENT_TYPE)
 

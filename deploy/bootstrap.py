@@ -1,7 +1,7 @@
 """Create the project's virtual environment and install the project into it, once.
 
 Shared by ``deploy/run.py`` and ``deploy/test.py`` so both quick-start commands work on a
-fresh machine with only Python 3.11+. The install is redone only when pyproject.toml
+fresh machine with only Python 3.11+. The install is redone only when a pyproject.toml
 changes (or the requested extras do).
 """
 
@@ -26,7 +26,12 @@ KNOWN_EXTRAS = ("test",)
 
 
 def _fingerprint() -> str:
-    return hashlib.sha256((REPO_ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    """Both distributions' metadata: a change to either (a new dependency, the clients'
+    ``referee`` script) reinstalls."""
+    digest = hashlib.sha256()
+    for project in (REPO_ROOT / "pyproject.toml", REPO_ROOT / "clients" / "pyproject.toml"):
+        digest.update(project.read_bytes())
+    return digest.hexdigest()
 
 
 def _stamp(extras: tuple[str, ...]) -> Path:

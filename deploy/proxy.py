@@ -22,14 +22,13 @@ import http
 import json
 import os
 import pwd
-import shutil
 import string
-import subprocess
-import sys
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from .packages import ensure_command
 
 TEMPLATE = Path(__file__).resolve().parent / "nginx" / "nginx.conf.template"
 PROBLEM_TYPE_BASE = "https://tabletop-referee.example/problems/"
@@ -201,38 +200,6 @@ def command(nginx: str, config: Path) -> list[str]:
 
 
 def ensure_nginx() -> str | None:
-    """nginx's path, installing Debian's ``nginx-light`` first if it is missing.
-
-    None (and a message saying why) if it is missing and cannot be installed: not root,
-    or no apt-get. The package's postinst would start a system nginx on port 80; a
-    ``policy-rc.d`` that exits 101 (in place of the machine's own, if any, for the
-    install's length) keeps it from starting any service.
-    """
-    found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
-    if found:
-        return found
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        print("proxy: nginx is not installed, and this is not root with apt-get to install "
-              "it (apt-get install nginx-light)", file=sys.stderr, flush=True)
-        return None
-    policy = Path("/usr/sbin/policy-rc.d")
-    before = policy.read_bytes() if policy.exists() else None
-    policy.write_text("#!/bin/sh\n# deploy/proxy.py: start no service while installing\n"
-                      "exit 101\n")
-    policy.chmod(0o755)
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    try:
-        print("proxy: installing nginx-light with apt-get", flush=True)
-        install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", "nginx-light"]
-        if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
-            subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL)
-            subprocess.run(install, env=env, stdout=subprocess.DEVNULL)
-    finally:  # the machine's own policy back, as it was
-        if before is None:
-            policy.unlink()
-        else:
-            policy.write_bytes(before)
-    found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
-    if not found:
-        print("proxy: apt-get could not install nginx-light", file=sys.stderr, flush=True)
-    return found
+    """nginx's path, installing Debian's ``nginx-light`` first if it is missing (None, and
+    a message saying why, if it cannot be: not root, or no apt-get)."""
+    return ensure_command("nginx", "nginx-light", who="proxy")

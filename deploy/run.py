@@ -56,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     engines = "engines" if len(stack.engines) > 1 else "engine"
     print(f"referee: {engines} on {', '.join(stack.engine_addresses)}, gateway on {stack.url} "
-          f"(docs at {stack.url}/v1/docs); Ctrl-C stops them", flush=True)
+          f"(score pad at {stack.url}/, docs at {stack.url}/v1/docs); Ctrl-C stops them",
+          flush=True)
     while not stop and stack.running():
         time.sleep(0.2)
     codes = stack.stop()

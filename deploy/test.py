@@ -1,10 +1,11 @@
 """Install what the tests need, then run them: ``python3 deploy/test.py [pytest args]``.
 
 nginx too (``deploy/proxy.py``): the end-to-end tests run the service behind it, as the
-quick start does; they skip, saying why, only where it cannot be installed. Without
-arguments it runs the whole suite in parallel and reports line coverage, the engine and
-gateway processes the end-to-end tests start included (``[tool.coverage]`` in
-pyproject.toml).
+quick start does; and redis-server, the store two gateways share their rate limits in
+(tests/e2e/test_rate_limit_redis.py). The tests skip, saying why, only where these cannot
+be installed. Without arguments it runs the whole suite in parallel and reports line
+coverage, the engine and gateway processes the end-to-end tests start included
+(``[tool.coverage]`` in pyproject.toml).
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from deploy.bootstrap import REPO_ROOT, ensure_environment  # noqa: E402
+from deploy.packages import ensure_command  # noqa: E402
 from deploy.proxy import ensure_nginx  # noqa: E402
 
 
 def main() -> int:
     python = ensure_environment(extras=("test",))
     ensure_nginx()
+    ensure_command("redis-server", "redis-server", who="test")
     env = dict(os.environ)
     if env.get("CI"):
         env.setdefault("HYPOTHESIS_PROFILE", "ci")

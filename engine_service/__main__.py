@@ -1,10 +1,10 @@
 """``python -m engine_service``: run the referee engine in the foreground.
 
 Flags win over environment variables, which win over the defaults. A setting that cannot
-work (a TLS file that cannot be read, a metrics port already taken) stops the engine at
-once with exit code 2 and a message naming the flag. Logs go to stderr as JSON lines
-(``REFEREE_LOG_FORMAT=text`` for plain lines), at ``REFEREE_LOG_LEVEL`` (INFO); traces
-are exported when ``OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT`` is set (:mod:`.tracing`).
+work (a TLS file that cannot be read, a metrics or health port already taken) stops the
+engine at once with exit code 2 and a message naming the flag. Logs go to stderr as JSON
+lines (``REFEREE_LOG_FORMAT=text`` for plain lines), at ``REFEREE_LOG_LEVEL`` (INFO);
+traces are exported when ``OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT`` is set (:mod:`.tracing`).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import os
 
 from . import logs, tracing
 from .calls import CallLimits
+from .health_port import HealthPort
 from .metrics import serve_metrics
 from .server import (
     MAX_CONNECTION_AGE_SECONDS,
@@ -87,6 +88,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="host:port to serve Prometheus metrics at /metrics on; port 0 "
                              "picks a free one (env REFEREE_ENGINE_METRICS_ADDRESS; default: "
                              "not served)")
+    parser.add_argument("--health-address", type=_host_port,
+                        default=_env("HEALTH_ADDRESS", "") or None,
+                        help="host:port to serve the standard gRPC health service on, alone "
+                             "and in plaintext, for probes that cannot present a client "
+                             "certificate (the kubelet's); port 0 picks a free one (env "
+                             "REFEREE_ENGINE_HEALTH_ADDRESS; default: not served)")
     parser.add_argument("--tls-cert", default=_env("TLS_CERT", ""),
                         help="PEM certificate chain: serve TLS instead of plaintext (env "
                              "REFEREE_ENGINE_TLS_CERT; needs --tls-key)")
@@ -113,11 +120,18 @@ def main(argv: list[str] | None = None) -> None:
         except OSError as error:
             parser.error(f"--metrics-address {args.metrics_address}: cannot serve metrics "
                          f"there ({error.strerror or error})")
+    health_port = None
+    if args.health_address:
+        try:
+            health_port = HealthPort.bind(args.health_address)
+        except OSError:
+            parser.error(f"--health-address {args.health_address}: cannot serve health "
+                         "checks there (taken, or not an address of this machine)")
     limits = CallLimits(args.max_call_seconds, args.plan_seconds,
                         expensive_seats(args.max_concurrent_plans, args.max_concurrent_replays))
     serve(args.address, args.workers, args.grace, limits, tls=tls,
           max_connection_age=args.max_connection_age,
-          interceptors=[traces.interceptor] if traces else [])
+          interceptors=[traces.interceptor] if traces else [], health_port=health_port)
 
 
 if __name__ == "__main__":

@@ -15,8 +15,9 @@ Three guards stand between the wire and the servicers:
 
 It also observes every unary call, refusals included: counted and timed per method and
 status code (:mod:`.metrics`), its ``x-request-id`` metadata put in :data:`.logs.REQUEST_ID`
-for the log lines written meanwhile, and one INFO line written for a call that ends with
-another code than OK or takes longer than :data:`SLOW_CALL_SECONDS`.
+for the log lines written meanwhile, and one line written per call: INFO for a call that
+ends with another code than OK or takes longer than :data:`SLOW_CALL_SECONDS`, DEBUG for
+the others (``REFEREE_LOG_LEVEL=DEBUG`` follows every call).
 """
 
 from __future__ import annotations
@@ -179,12 +180,14 @@ class CallPolicy(grpc.ServerInterceptor):
                                           else grpc.StatusCode.UNKNOWN)
                 seconds = perf_counter() - started
                 meter.record(code, seconds)
-                if code is not grpc.StatusCode.OK or seconds > SLOW_CALL_SECONDS:
-                    log.info("%s answered %s in %.1f ms", meter.method, code.name,
-                             seconds * 1000, extra={"service": meter.service,
-                                                    "method": meter.method,
-                                                    "code": code.name,
-                                                    "seconds": round(seconds, 6)})
+                level = (logging.INFO if code is not grpc.StatusCode.OK
+                         or seconds > SLOW_CALL_SECONDS else logging.DEBUG)
+                if log.isEnabledFor(level):
+                    log.log(level, "%s answered %s in %.1f ms", meter.method, code.name,
+                            seconds * 1000, extra={"service": meter.service,
+                                                   "method": meter.method,
+                                                   "code": code.name,
+                                                   "seconds": round(seconds, 6)})
                 REQUEST_ID.reset(token)
 
         return self._guarded.setdefault(method, grpc.unary_unary_rpc_method_handler(

@@ -7,7 +7,8 @@ work out of the box. Every unary call passes :class:`.calls.CallPolicy` (request
 with INVALID_ARGUMENT for bad bytes, seats for the expensive methods, metrics and request
 ids). The server speaks TLS when given a certificate (:mod:`.tls`), and closes every
 connection after a maximum age so that clients re-resolve the engines' addresses and
-spread over new replicas.
+spread over new replicas. :func:`serve` runs the plaintext health port beside it when
+given one (:mod:`.health_port`).
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from . import version
 from .calls import CallLimits, CallPolicy, method_name
 from .downtown_farmers_market import servicer as downtown_farmers_market
 from .foxglove_farm import servicer as foxglove_farm
+from .health_port import HealthPort
 from .tls import ServerTls
 
 log = logging.getLogger(__name__)
@@ -102,7 +105,8 @@ def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
                  ("grpc.max_connection_age_grace_ms",
                   round(MAX_CONNECTION_AGE_GRACE_SECONDS * 1000))],
     )
-    names = [register(server, limits) for register in GAME_SERVICES]
+    names = [*(register(server, limits) for register in GAME_SERVICES),
+             version.register(server)]
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", *names):
@@ -119,12 +123,15 @@ def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
 def serve(address: str, max_workers: int, grace_seconds: float,
           limits: CallLimits | None = None, *, tls: ServerTls | None = None,
           max_connection_age: float = MAX_CONNECTION_AGE_SECONDS,
-          interceptors: Sequence[grpc.ServerInterceptor] = ()) -> None:
+          interceptors: Sequence[grpc.ServerInterceptor] = (),
+          health_port: HealthPort | None = None) -> None:
     """Run until SIGTERM or SIGINT, then drain within ``grace_seconds``: report
     NOT_SERVING while still answering (so balancers stop sending first), for at least
     :data:`ANNOUNCE_SECONDS` and until no call is in flight; then stop, cancelling what
     is left at the end of the grace period. The process then exits even if a computation
-    is still running (its call was cancelled, so no one waits for it)."""
+    is still running (its call was cancelled, so no one waits for it). ``health_port``
+    answers from the server's health servicer, so NOT_SERVING throughout the drain, and
+    stops after the server."""
     engine = create_server(address, max_workers, limits, tls=tls,
                            max_connection_age=max_connection_age, interceptors=interceptors)
     engine.server.start()
@@ -133,6 +140,8 @@ def serve(address: str, max_workers: int, grace_seconds: float,
     # text and JSON lines alike.
     log.info("engine listening on %s:%d (%s)", host, engine.port,
              tls.describe() if tls else "plaintext")
+    if health_port:
+        health_port.start(engine.health)
     stopping = threading.Event()
 
     def on_signal(signum: int, _frame: object) -> None:
@@ -151,6 +160,8 @@ def serve(address: str, max_workers: int, grace_seconds: float,
     # What grace is left lets answers already computed be written out.
     left = max(0.0, drained_by - time.monotonic())
     engine.server.stop(left).wait(left + EXIT_MARGIN_SECONDS)
+    if health_port:
+        health_port.server.stop(0)  # health checks take no time to finish
     log.info("engine stopped")
     # The interpreter joins the executor's threads as it exits, so a computation that has
     # not yet seen its cancellation would hold the process past the grace period: a

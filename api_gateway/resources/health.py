@@ -7,15 +7,19 @@ from flask.blueprints import BlueprintSetupState
 
 from .. import engine
 from ..blueprint import Blueprint
+from ..fields import AnswerSchema
 
 blueprint = Blueprint("health", __name__, description="Liveness and readiness probes.")
 
 
-class HealthSchema(ma.Schema):
+class HealthSchema(AnswerSchema):
+    """What a probe answers when it passes."""
+
     status = ma.fields.String(required=True, metadata={"enum": ["ok", "ready"]})
 
 
 @blueprint.get("/healthz")
+@blueprint.doc(operationId="checkLiveness")
 @blueprint.response(200, HealthSchema)
 def healthz():  # type: ignore[no-untyped-def]
     """The gateway process is up."""
@@ -23,6 +27,7 @@ def healthz():  # type: ignore[no-untyped-def]
 
 
 @blueprint.get("/readyz")
+@blueprint.doc(operationId="checkReadiness")
 @blueprint.response(200, HealthSchema)
 @blueprint.problem_responses(503)
 def readyz():  # type: ignore[no-untyped-def]

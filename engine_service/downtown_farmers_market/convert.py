@@ -24,8 +24,9 @@ from google.protobuf.internal.containers import RepeatedScalarFieldContainer
 
 from referee.downtown_farmers_market.v1 import board_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as service_pb2
-from referee.downtown_farmers_market.v1 import game_pb2, scoring_pb2
+from referee.downtown_farmers_market.v1 import challenge_types_pb2, game_pb2, scoring_pb2
 from tabletop_rules import downtown_farmers_market as dfm
+from tabletop_rules.downtown_farmers_market.challenge_types import ChallengeType, Values
 from tabletop_rules.downtown_farmers_market.model import MAX_TILE_INGREDIENTS, MIN_TILE_INGREDIENTS
 from tabletop_rules.downtown_farmers_market.readings import (
     DoubtfulCell,
@@ -505,6 +506,7 @@ def board_score_to_proto(score: dfm.BoardScore, message: scoring_pb2.BoardScore)
     message.complete = score.complete
     message.challenges_met = score.challenges_met
     message.best_challenge_points = score.best_challenge_points
+    message.rules_version = dfm.RULES_VERSION
     for lines, scored in ((message.rows, score.rows), (message.columns, score.columns)):
         for line in scored:
             verdict = line.verdict
@@ -528,3 +530,25 @@ def standings_to_proto(ranking: dfm.Ranking) -> list[scoring_pb2.Standing]:
                                  challenges_met=s.score.challenges_met,
                                  best_challenge_points=s.score.best_challenge_points,
                                  place=s.place) for s in ranking.standings]
+
+
+def challenge_types_to_proto(types: Sequence[ChallengeType]
+                             ) -> service_pb2.ListChallengeTypesResponse:
+    """The challenge types, the ingredients their parameters name, and the rules' version."""
+    return service_pb2.ListChallengeTypesResponse(
+        challenge_types=[challenge_types_pb2.ChallengeType(
+            type=t.type, rule=t.rule, description=t.description,
+            parameters=[challenge_types_pb2.ChallengeParameter(
+                name=p.name, description=p.description, values=_values_to_proto(p.values))
+                for p in t.parameters]) for t in types],
+        ingredients=_ingredients_to_proto(dfm.INGREDIENTS), rules_version=dfm.RULES_VERSION)
+
+
+def _values_to_proto(values: Values) -> challenge_types_pb2.ParameterValues:
+    bounds = {name: getattr(values, name) for name in ("minimum", "maximum", "min_items",
+                                                       "max_items")
+              if getattr(values, name) is not None}
+    return challenge_types_pb2.ParameterValues(
+        kind=challenge_types_pb2.ValueKind.Value(f"VALUE_KIND_{values.kind.upper()}"),
+        unique_items=values.unique,
+        items=_values_to_proto(values.items) if values.items else None, **bounds)

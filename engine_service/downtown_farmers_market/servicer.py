@@ -7,6 +7,7 @@ import grpc
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as service_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2_grpc as service_grpc
 from tabletop_rules import downtown_farmers_market as dfm
+from tabletop_rules.downtown_farmers_market.challenge_types import challenge_types
 from tabletop_rules.downtown_farmers_market.readings import score_readings
 
 from ..calls import CallLimits
@@ -37,7 +38,8 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
         ranking = dfm.rank_boards(convert.players_from_proto(request.players))
         METER.boards_scored(len(ranking.standings))
         return service_pb2.RankPlayersResponse(
-            standings=convert.standings_to_proto(ranking), winners=ranking.winners)
+            standings=convert.standings_to_proto(ranking), winners=ranking.winners,
+            rules_version=dfm.RULES_VERSION)
 
     @translate_errors
     def NewGame(self, request: service_pb2.NewGameRequest,
@@ -68,8 +70,17 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
         setup, moves = convert.log_from_proto(request.setup, request.moves)
         return convert.replay_to_proto(dfm.replay(setup, moves))
 
+    @translate_errors
+    def ListChallengeTypes(self, request: service_pb2.ListChallengeTypesRequest,
+                           context: grpc.ServicerContext
+                           ) -> service_pb2.ListChallengeTypesResponse:
+        return CHALLENGE_TYPES
+
 
 SERVICE = service_pb2.DESCRIPTOR.services_by_name["DowntownFarmersMarketService"]
+
+CHALLENGE_TYPES = convert.challenge_types_to_proto(challenge_types())
+"""The challenge types' answer, made once: it is the same for every call."""
 
 
 def register(server: grpc.Server, limits: CallLimits) -> str:

@@ -27,11 +27,13 @@ from google.protobuf import struct_pb2
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 from google.protobuf.message import Message
 
-from referee.foxglove_farm.v1 import game_pb2, planning_pb2, scoring_pb2, town_pb2, transport_pb2
+from referee.foxglove_farm.v1 import catalog_pb2, game_pb2, planning_pb2, scoring_pb2, town_pb2, transport_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm import planner
+from tabletop_rules.foxglove_farm.catalog import PROVENANCED_FIELDS, TIERS, builtin_catalog_version
 from tabletop_rules.foxglove_farm.catalog_format import catalog_to_dict
+from tabletop_rules.foxglove_farm.effect_format import effect_to_dict
 from tabletop_rules.foxglove_farm.central_board import (
     CentralBoard,
     Space,
@@ -49,6 +51,7 @@ from tabletop_rules.foxglove_farm.game_checks import (
 )
 from tabletop_rules.foxglove_farm.town import MAX_TILES
 from tabletop_rules.foxglove_farm.game_state import (
+    RULES_VERSION,
     Action,
     BuildBuilding,
     BuildTrails,
@@ -644,6 +647,12 @@ def town_to_proto(town: fox.Town, *, with_catalog: bool = True) -> town_pb2.Town
     return message
 
 
+def versions() -> dict[str, Any]:
+    """The ``rules_version`` and ``catalog_version`` fields of every answer that scores: the
+    rules this engine plays and the built-in catalog under a town's own definitions."""
+    return {"rules_version": RULES_VERSION, "catalog_version": builtin_catalog_version()}
+
+
 def score_to_proto(score: fox.TownScore) -> scoring_pb2.TownScore:
     return scoring_pb2.TownScore(
         total=score.total, score_track=score.score_track,
@@ -651,7 +660,7 @@ def score_to_proto(score: fox.TownScore) -> scoring_pb2.TownScore:
         end_game=[scoring_pb2.EndGameEntry(building=e.building, row=e.row, col=e.col,
                                            points=e.points, explanation=e.explanation,
                                            rule=e.rule) for e in score.end_game],
-        goods_remaining=score.goods_remaining, tile_count=score.tile_count)
+        goods_remaining=score.goods_remaining, tile_count=score.tile_count, **versions())
 
 
 def town_readings_to_proto(readings: TownReadings, message: scoring_pb2.TownUncertainty
@@ -676,7 +685,7 @@ def _standings(ranking: fox.Ranking) -> list[scoring_pb2.Standing]:
 
 def ranking_to_proto(ranking: fox.Ranking) -> service_pb2.RankPlayersResponse:
     return service_pb2.RankPlayersResponse(standings=_standings(ranking),
-                                           winners=ranking.winners)
+                                           winners=ranking.winners, **versions())
 
 
 def _violations(violations: Sequence[fox.Violation], *where: PathPart
@@ -719,7 +728,7 @@ def plan_to_proto(plan: planner.FinalRoundPlan) -> planning_pb2.FinalRoundPlan:
         total=plan.total, processing_points=plan.processing_points,
         end_game_points=plan.end_game_points, goods_remaining=plan.goods_remaining,
         steps=[_step(s) for s in plan.steps], optimal=plan.optimal,
-        upper_bound=plan.upper_bound)
+        upper_bound=plan.upper_bound, **versions())
 
 
 # -- the game's answers ------------------------------------------------------------------
@@ -860,3 +869,27 @@ def replay_to_proto(result: ReplayResult[GameState, fox.Reason, fox.TownScore]
                 setup=solo.setup, name=solo.name, thresholds=solo.thresholds,
                 reached=solo.reached))
     return answer
+
+
+# -- the catalog --------------------------------------------------------------------------
+
+def catalog_to_proto(catalog: fox.Catalog) -> service_pb2.GetCatalogResponse:
+    """The built-in ``catalog``, by id, each building as the definition format has it."""
+    return service_pb2.GetCatalogResponse(
+        catalog_version=builtin_catalog_version(),
+        buildings=[_catalog_building(catalog[id_]) for id_ in sorted(catalog.buildings)])
+
+
+def _catalog_building(building: fox.Building) -> catalog_pb2.CatalogBuilding:
+    fields = PROVENANCED_FIELDS if building.documented else ("tiers",)
+    message = catalog_pb2.CatalogBuilding(
+        id=building.id, name=building.name,
+        tiers=sorted(building.tiers, key=TIERS.index), documented=building.documented,
+        expert=building.expert, slots=building.slots, cost=_goods(building.cost),
+        text=building.text, provisional=building.provisional,
+        provenance={name: catalog_pb2.Provenance(source=building.source_of(name).source,
+                                                 note=building.source_of(name).note)
+                    for name in fields})
+    for effect in building.effects:
+        message.effects.add().update(effect_to_dict(effect))
+    return message

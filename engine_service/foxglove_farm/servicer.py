@@ -96,8 +96,16 @@ class FoxgloveFarmServicer(service_grpc.FoxgloveFarmServiceServicer):
         setup, actions = convert.log_from_proto(request.setup, request.actions)
         return convert.replay_to_proto(replay(GAME, setup, actions))
 
+    @translate_errors
+    def GetCatalog(self, request: service_pb2.GetCatalogRequest,
+                   context: grpc.ServicerContext) -> service_pb2.GetCatalogResponse:
+        return CATALOG
+
 
 SERVICE = service_pb2.DESCRIPTOR.services_by_name["FoxgloveFarmService"]
+
+CATALOG = convert.catalog_to_proto(fox.builtin_catalog())
+"""The built-in catalog's answer, made once: it is the same for every call."""
 
 
 def register(server: grpc.Server, limits: CallLimits) -> str:

@@ -75,6 +75,12 @@ class Building:
         """Where the value of field ``name`` (tiers, slots, cost, effects) comes from."""
         return dict(self.provenance).get(name, Provenance("rulebook"))
 
+    @property
+    def provisional(self) -> bool:
+        """True when one of its values (tiers, slots, cost, effects) is the project's
+        choice until the printed tile is known."""
+        return any(self.source_of(name).source == "provisional" for name in PROVENANCED_FIELDS)
+
     def effects_in(self, phase: Phase) -> tuple[Effect, ...]:
         return tuple(e for e in self.effects if e.phase is phase)
 

@@ -30,17 +30,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 GUNICORN_CONFIG = "deploy/gunicorn.conf.py"
 
-# TEMPORARY, for the lead to empty once issue 11's branches are merged: what the image
-# and the manifests already use, and other branches, written alongside this one, make the
-# code read or serve (the engine's metrics and TLS; the gateway's TLS, API keys, rate
-# limits and /metrics). Until the code reads a name it passes as read; once it does,
-# tests/deploy fails until the entry is removed here.
-EXPECTED_FROM_ISSUE_11_BRANCHES = {
-    "engine": frozenset(),
-    "gateway": frozenset({"REFEREE_API_KEYS_FILE", "REFEREE_RATE_LIMIT_STORAGE_URI"}),
-    "gateway routes": frozenset({"/metrics"}),
-}
-
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _HELP_ENV = re.compile(r"\benv (REFEREE_[A-Z0-9_]+)")
 _HELP_SETTING = re.compile(r"\benv (REFEREE_[A-Z0-9_]+); default ([^)]*)\)")
@@ -184,15 +173,13 @@ def console_scripts() -> Mapping[str, str]:
 
 
 def reads(process: str) -> frozenset[str]:
-    """The environment variables ``process`` ("engine" or "gateway") reads (with the
-    names expected from issue 11's other branches)."""
-    found = engine().reads if process == "engine" else gateway().reads
-    return found | EXPECTED_FROM_ISSUE_11_BRANCHES[process]
+    """The environment variables ``process`` ("engine" or "gateway") reads."""
+    return engine().reads if process == "engine" else gateway().reads
 
 
 def routes() -> frozenset[str]:
-    """The gateway's routes (with the ones expected from issue 11's other branches)."""
-    return gateway().routes | EXPECTED_FROM_ISSUE_11_BRANCHES["gateway routes"]
+    """The gateway's routes."""
+    return gateway().routes
 
 
 # The Dockerfile

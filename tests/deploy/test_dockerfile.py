@@ -59,14 +59,13 @@ def _engine_listen_address() -> str:
 def test_exposed_ports_are_the_ones_the_processes_listen_on() -> None:
     # (For a variable the engine does not read yet, the value set.)
     engine_settings = {**SETTINGS, **surface.engine(SETTINGS).settings}
-    listening = {surface.port_of(_engine_listen_address()),
-                 surface.port_of(engine_settings["REFEREE_ENGINE_METRICS_ADDRESS"]),
-                 surface.port_of(surface.gateway(SETTINGS).bind)}
+    addresses = [_engine_listen_address(), engine_settings["REFEREE_ENGINE_METRICS_ADDRESS"],
+                 engine_settings["REFEREE_ENGINE_HEALTH_ADDRESS"],
+                 surface.gateway(SETTINGS).bind]
     exposed = {int(port.split("/")[0]) for line in FINAL.all("EXPOSE") for port in line.split()}
-    assert exposed == listening
-    assert _engine_listen_address().startswith("0.0.0.0:")
-    assert surface.gateway(SETTINGS).bind.startswith("0.0.0.0:"), \
-        "a container's gateway must listen on every interface"
+    assert exposed == {surface.port_of(address) for address in addresses}
+    assert [a for a in addresses if not a.startswith("0.0.0.0:")] == [], \
+        "a container's processes must listen on every interface"
 
 
 def test_environment_names_only_what_the_code_reads() -> None:

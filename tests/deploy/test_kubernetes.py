@@ -284,8 +284,10 @@ def ports(docs: list[Doc]) -> list[str]:
         problems.append("the engine's settings belong in its ConfigMap, not in flags")
     settings = _engine_settings(engine)
     listen, metrics = settings["REFEREE_ENGINE_ADDRESS"], settings["REFEREE_ENGINE_METRICS_ADDRESS"]
+    health = settings.get("REFEREE_ENGINE_HEALTH_ADDRESS")
     bind = surface.gateway(gateway.literal_env).bind
     for w, address, port_name in ((engine, listen, "grpc"), (engine, metrics, "metrics"),
+                                  *([(engine, health, "health")] if health else []),
                                   (gateway, bind, "http")):
         if not address.startswith("0.0.0.0:"):
             problems.append(f"{w.name} listens on {address}, unreachable from other pods")
@@ -319,11 +321,19 @@ def ports(docs: list[Doc]) -> list[str]:
 
 
 def probes(docs: list[Doc]) -> list[str]:
-    """One handler a probe, on what the process serves: the gateway's routes, the engine's
-    gRPC port (health service) unless it serves TLS there."""
+    """One handler a probe, on what the process serves: the gateway's routes; for the
+    engine, native gRPC probes of its health service on a port where the kubelet, which
+    dials in plaintext without a client certificate, is answered: its plaintext health
+    port (whose address the engine reads), or its main port if that is not TLS."""
     problems = []
     engine = _one(docs, "engine")
-    listen = surface.port_of(_engine_settings(engine)["REFEREE_ENGINE_ADDRESS"])
+    settings = _engine_settings(engine)
+    listen = surface.port_of(settings["REFEREE_ENGINE_ADDRESS"])
+    health = settings.get("REFEREE_ENGINE_HEALTH_ADDRESS")
+    tls = bool(engine.env.get("REFEREE_ENGINE_TLS_CERT"))
+    answered = {surface.port_of(health)} if health else set()
+    if not tls:
+        answered.add(listen)
     for w in workloads(docs):
         kinds = {kind for kind, _ in w.probes()}
         if not {"livenessProbe", "readinessProbe"} <= kinds:
@@ -335,13 +345,21 @@ def probes(docs: list[Doc]) -> list[str]:
             if "httpGet" in probe and probe["httpGet"]["path"] not in surface.gateway().routes:
                 problems.append(f"{w.name}'s {kind} asks for {probe['httpGet']['path']}, "
                                 "not a route of the gateway")
-            if "grpc" in probe and probe["grpc"]["port"] != listen:
-                problems.append(f"{w.name}'s {kind} dials {probe['grpc']['port']}, the engine "
-                                f"listens on {listen}")
-            if "grpc" in probe and engine.env.get("REFEREE_ENGINE_TLS_CERT"):
-                problems.append(f"{w.name}'s {kind} is a gRPC probe, which the kubelet makes "
-                                "in plaintext, without a client certificate: a TLS engine "
-                                "refuses it")
+            if w.process == "engine" and "grpc" not in probe:
+                problems.append(f"{w.name}'s {kind} is not a gRPC probe of its health service")
+            port = probe.get("grpc", {}).get("port")
+            if port is None or port in answered:
+                continue
+            if tls and port == listen:
+                problems.append(f"{w.name}'s {kind} dials {port}, where the engine serves TLS: "
+                                "the kubelet's gRPC probe, in plaintext and without a client "
+                                "certificate, is refused there; probe the plaintext health "
+                                "port (REFEREE_ENGINE_HEALTH_ADDRESS)")
+            else:
+                problems.append(f"{w.name}'s {kind} dials {port}, where the engine serves no "
+                                f"plaintext health service (it listens on {listen}"
+                                f"{' with TLS' if tls else ''}, health on "
+                                f"{health or 'no port'})")
     readiness = _one(docs, "gateway").container["readinessProbe"]
     if readiness.get("timeoutSeconds", 1) <= surface.gateway().readiness_timeout_seconds:
         problems.append("the gateway's readiness probe gives up before /readyz does")
@@ -435,6 +453,9 @@ def test_production_runs_replicas_over_mutual_tls_with_api_keys() -> None:
     assert {"REFEREE_ENGINE_TLS_CA", "REFEREE_ENGINE_TLS_CERT", "REFEREE_ENGINE_TLS_KEY",
             "REFEREE_API_KEYS_FILE", "REFEREE_RATE_LIMIT_STORAGE_URI"} <= set(gateway.env)
     assert engine.deployment["spec"]["replicas"] >= 3
+    health = surface.port_of(engine.literal_env["REFEREE_ENGINE_HEALTH_ADDRESS"])
+    assert {kind: probe.get("grpc") for kind, probe in engine.probes()} == {
+        "livenessProbe": {"port": health}, "readinessProbe": {"port": health}}
     for w in (engine, gateway):
         assert _named(docs, "HorizontalPodAutoscaler", w.name)
         assert _named(docs, "PodDisruptionBudget", w.name)
@@ -449,17 +470,6 @@ def test_development_runs_one_engine_in_plaintext_without_keys() -> None:
                 if "_TLS_" in name or "API_KEYS" in name]
 
 
-def test_expected_names_from_other_branches_are_not_read_yet() -> None:
-    """EXPECTED_FROM_ISSUE_11_BRANCHES is temporary: an entry the code now reads or serves
-    is to be removed from it."""
-    found = {"engine": surface.engine().reads, "gateway": surface.gateway().reads,
-             "gateway routes": surface.gateway().routes}
-    stale = {kind: sorted(names & found[kind])
-             for kind, names in surface.EXPECTED_FROM_ISSUE_11_BRANCHES.items()
-             if names & found[kind]}
-    assert not stale, f"remove from surface.EXPECTED_FROM_ISSUE_11_BRANCHES: {stale}"
-
-
 # The checks catch wrong manifests.
 
 
@@ -467,8 +477,8 @@ def _container(docs: list[Doc], process: str) -> Doc:
     return _one(docs, process).container
 
 
-def _gateway_config(docs: list[Doc]) -> Doc:
-    name = _container(docs, "gateway")["envFrom"][0]["configMapRef"]["name"]
+def _config(docs: list[Doc], process: str) -> Doc:
+    name = _container(docs, process)["envFrom"][0]["configMapRef"]["name"]
     return _named(docs, "ConfigMap", name) or {}
 
 
@@ -488,19 +498,30 @@ MISTAKES: dict[str, tuple[Callable[[list[Doc]], object], str]] = {
         lambda docs: _one(docs, "gateway").pod["spec"].update(terminationGracePeriodSeconds=10),
         "referee-gateway gets 10 s to stop"),
     "misspelt variable": (
-        lambda docs: _rename(_gateway_config(docs)["data"],
+        lambda docs: _rename(_config(docs, "gateway")["data"],
                              "REFEREE_GATEWAY_BIND", "REFEREE_GATEWAY_BINDS"),
         "sets REFEREE_GATEWAY_BINDS, which the gateway does not read"),
     "container port not the listen port": (
-        lambda docs: _container(docs, "engine")["ports"][0].update(containerPort=50052),
-        "port grpc is 50052, its process listens on 0.0.0.0:50051"),
+        lambda docs: _container(docs, "engine")["ports"][0].update(containerPort=50061),
+        "port grpc is 50061, its process listens on 0.0.0.0:50051"),
     "gateway listening on loopback": (
-        lambda docs: _gateway_config(docs)["data"]
+        lambda docs: _config(docs, "gateway")["data"]
         .update(REFEREE_GATEWAY_BIND="127.0.0.1:8080"),
         "listens on 127.0.0.1:8080, unreachable"),
-    "gRPC probe of a TLS engine": (
+    "gRPC probe of a TLS engine's main port": (
         lambda docs: _container(docs, "engine").update(readinessProbe={"grpc": {"port": 50051}}),
-        "a TLS engine refuses it"),
+        "dials 50051, where the engine serves TLS"),
+    "gRPC probe of a health port not served": (
+        lambda docs: _config(docs, "engine")["data"].pop("REFEREE_ENGINE_HEALTH_ADDRESS"),
+        "dials 50052, where the engine serves no plaintext health service"),
+    "health port not the health address": (
+        lambda docs: next(port for port in _container(docs, "engine")["ports"]
+                          if port["name"] == "health").update(containerPort=50053),
+        "port health is 50053, its process listens on 0.0.0.0:50052"),
+    "engine probed by a TCP connection only": (
+        lambda docs: _container(docs, "engine")
+        .update(livenessProbe={"tcpSocket": {"port": 50052}}),
+        "livenessProbe is not a gRPC probe of its health service"),
     "policy admits pods that do not exist": (
         lambda docs: _of_kind(docs, "NetworkPolicy")[0]["spec"]["ingress"][0]["from"][0]
         ["podSelector"]["matchLabels"].update({"app.kubernetes.io/name": "referee-gatway"}),

@@ -7,6 +7,8 @@
 - TLS with client certificates (real certificates made here): only a client holding one
   that the configured CA signed gets answers; a wrong setting stops the engine at once
   with exit code 2 and a message naming the flag;
+- ``--health-address`` beside mutual TLS: plaintext health checks there and nothing else,
+  NOT_SERVING throughout the drain, while the main port still wants a certificate;
 - traces: with an OTLP endpoint set, the engine posts a server span carrying the caller's
   trace id (decoded with opentelemetry-proto), and its log lines carry the trace id.
 """
@@ -14,9 +16,9 @@
 from __future__ import annotations
 
 import datetime
-import http.server
 import ipaddress
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -36,14 +38,16 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 from prometheus_client.parser import text_string_to_metric_families
+from referee.downtown_farmers_market.v1 import (
+    downtown_farmers_market_service_pb2 as dfm_pb2,
+)
 
 from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema
-from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as dfm_pb2
 
 from ..sample_boards import SIMPLE_BOARD
 from .conftest import REPO, Process, environment
+from .otlp import Collector, collecting
 
 pytestmark = pytest.mark.e2e
 
@@ -91,11 +95,12 @@ def call(channel: grpc.Channel, method: str, payload: bytes, *,
     return grpc.StatusCode.OK
 
 
-def health(channel: grpc.Channel) -> str:
-    """The engine's overall health, or the status code of a failed check."""
+def health(channel: grpc.Channel, service: str = "", timeout: float = 10) -> str:
+    """The engine's health (overall, or ``service``'s), or the status code of a failed
+    check."""
     try:
-        answer = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(),
-                                                           timeout=10)
+        answer = health_pb2_grpc.HealthStub(channel).Check(
+            health_pb2.HealthCheckRequest(service=service), timeout=timeout)
     except grpc.RpcError as error:
         return str(error.code().name)
     return str(health_pb2.HealthCheckResponse.ServingStatus.Name(answer.status))
@@ -315,6 +320,8 @@ STARTUP_ERRORS = {
                             "--tls-client-ca", "engine.key"], {}, ["--tls-client-ca"]),
     "metrics address without a port": (["--metrics-address", "localhost"], {},
                                        ["--metrics-address"]),
+    "health address without a port": ([], {"REFEREE_ENGINE_HEALTH_ADDRESS": "localhost"},
+                                      ["--health-address"]),
     "unknown log format": ([], {"REFEREE_LOG_FORMAT": "xml"}, ["REFEREE_LOG_FORMAT"]),
 }
 
@@ -339,59 +346,95 @@ def test_a_setting_that_cannot_work_stops_the_engine_naming_it(pki: Pki, name: s
     assert all(n in message for n in named), message
 
 
-def test_a_taken_metrics_port_stops_the_engine_naming_the_flag(tmp_path: Path) -> None:
+@pytest.mark.parametrize("flag", ["--metrics-address", "--health-address"])
+def test_a_taken_port_stops_the_engine_naming_the_flag(tmp_path: Path, flag: str) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         address = f"127.0.0.1:{taken.getsockname()[1]}"
-        message = startup_error(["--metrics-address", address], {}, tmp_path)
-    assert f"--metrics-address {address}" in message, message
+        message = startup_error([flag, address], {}, tmp_path)
+    assert f"{flag} {address}" in message, message
+
+
+# --- the health port -----------------------------------------------------------------
+
+
+REFLECTION = "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"
+
+
+def test_the_health_port_answers_plaintext_checks_beside_mutual_tls_and_reads_the_drain(
+        pki: Pki) -> None:
+    """What a kubelet's gRPC probe meets: plaintext health checks on the health port, and
+    nothing else there; NOT_SERVING from the drain's start until the engine is gone. The
+    main port meanwhile answers only a client with a certificate."""
+    grace = 2.0
+    watched: list[str] = []
+    checks: list[tuple[float, str]] = []
+    with running("--grace", f"{grace:g}",
+                 REFEREE_ENGINE_HEALTH_ADDRESS="127.0.0.1:0",
+                 REFEREE_ENGINE_TLS_CERT=pki.path("engine.pem"),
+                 REFEREE_ENGINE_TLS_KEY=pki.path("engine.key"),
+                 REFEREE_ENGINE_TLS_CLIENT_CA=pki.path("ca.pem")) as engine:
+        probe_line = engine.process.wait_for(r"engine health on (\S+) \((\w+)\)")
+        with (grpc.insecure_channel(probe_line.group(1)) as probe,
+              grpc.insecure_channel(engine.address) as plaintext,
+              tls_channel(engine.address, pki.ca, None) as anonymous,
+              tls_channel(engine.address, pki.ca, pki.clients["ours"]) as gateway):
+            on_health_port = {"health": health(probe),
+                              "a game's health": health(probe, DFM_SERVICE),
+                              "a game method": call(probe, SCORE, BOARD).name,
+                              "reflection": call(probe, REFLECTION, b"").name}
+            on_main_port = {"plaintext": health(plaintext),
+                            "TLS, no certificate": health(anonymous),
+                            "TLS, our certificate": health(gateway)}
+            # A gateway's Watch on the main port keeps the drain open to its end; one on
+            # the health port shows the main server's servicer answering there.
+            held = health_pb2_grpc.HealthStub(gateway).Watch(
+                health_pb2.HealthCheckRequest(), timeout=grace + 10)
+            stream = health_pb2_grpc.HealthStub(probe).Watch(
+                health_pb2.HealthCheckRequest(), timeout=grace + 10)
+
+            def watch() -> None:
+                try:
+                    watched.extend(health_pb2.HealthCheckResponse.ServingStatus.Name(
+                        answer.status) for answer in stream)
+                except grpc.RpcError as error:
+                    watched.append(error.code().name)
+
+            watcher = threading.Thread(target=watch, daemon=True)
+            watcher.start()
+            next(held)
+            engine.process.popen.send_signal(signal.SIGTERM)
+            signalled = time.monotonic()
+            while engine.process.popen.poll() is None \
+                    and time.monotonic() < signalled + grace + 5:
+                checks.append((round(time.monotonic() - signalled, 3),
+                               health(probe, timeout=0.5)))
+                time.sleep(0.05)
+            gone_after = time.monotonic() - signalled
+            held.cancel()
+            watcher.join(5)
+    assert (engine.transport, probe_line.group(2)) == ("TLS, client certificates required",
+                                                        "plaintext")
+    assert on_health_port == {"health": "SERVING", "a game's health": "SERVING",
+                              "a game method": "UNIMPLEMENTED",
+                              "reflection": "UNIMPLEMENTED"}
+    assert on_main_port == {"plaintext": "UNAVAILABLE", "TLS, no certificate": "UNAVAILABLE",
+                            "TLS, our certificate": "SERVING"}
+    assert gone_after <= grace + 2, f"still running {gone_after:.1f} s after SIGTERM: {checks}"
+    # Every check from the signal's handling to the grace period's end reads the drain.
+    during = [status for at, status in checks if 0.25 <= at <= grace - 0.1]
+    assert during and set(during) == {"NOT_SERVING"}, checks
+    assert watched[:2] == ["SERVING", "NOT_SERVING"], watched
 
 
 # --- traces --------------------------------------------------------------------------
 
 
-class Collector(http.server.ThreadingHTTPServer):
-    """An OTLP/HTTP traces endpoint keeping what it is sent."""
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _CollectorHandler)
-        self.requests: list[trace_service_pb2.ExportTraceServiceRequest] = []
-
-    def spans(self) -> list[tuple[Any, Any]]:
-        """(resource, span) for every span received."""
-        return [(resource_spans.resource, span) for request in list(self.requests)
-                for resource_spans in request.resource_spans
-                for scope_spans in resource_spans.scope_spans for span in scope_spans.spans]
-
-
-class _CollectorHandler(http.server.BaseHTTPRequestHandler):
-    server: Collector
-
-    def do_POST(self) -> None:  # the standard library's name
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        if self.path == "/v1/traces":
-            self.server.requests.append(
-                trace_service_pb2.ExportTraceServiceRequest.FromString(body))
-        answer = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-protobuf")
-        self.send_header("Content-Length", str(len(answer)))
-        self.end_headers()
-        self.wfile.write(answer)
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture
 def collector() -> Iterator[Collector]:
-    server = Collector()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with collecting() as receiver:
+        yield receiver
 
 
 TRACE_OK, TRACE_BAD = "0af7651916cd43dd8448eb211c80319c", "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -399,7 +442,7 @@ PARENT = "b7ad6b7169203331"
 
 
 def test_spans_carry_the_caller_s_trace_and_log_lines_its_id(collector: Collector) -> None:
-    endpoint = f"http://127.0.0.1:{collector.server_address[1]}/v1/traces"
+    endpoint = f"{collector.url}/v1/traces"
     with running(OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=endpoint,
                  OTEL_BSP_SCHEDULE_DELAY="100") as engine:
         with grpc.insecure_channel(engine.address) as channel:
@@ -409,19 +452,16 @@ def test_spans_carry_the_caller_s_trace_and_log_lines_its_id(collector: Collecto
                 call(channel, SCORE, payload, metadata=(
                     ("traceparent", f"00-{trace_id}-{PARENT}-01"),
                     ("x-request-id", request_id)))
-        deadline = time.monotonic() + 15
-        while len(collector.spans()) < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
+        for trace_id in (TRACE_OK, TRACE_BAD):
+            collector.wait_for(trace_id, 1)
         engine.process.wait_for('"request_id": "traced-bad"')
         lines = engine.json_lines()
-    spans = {span.trace_id.hex(): (resource, span) for resource, span in collector.spans()}
-    assert set(spans) == {TRACE_OK, TRACE_BAD}, [s.name for _, s in collector.spans()]
+    spans = {span.trace_id.hex(): (service, span) for service, span in collector.spans}
+    assert set(spans) == {TRACE_OK, TRACE_BAD}, [s.name for _, s in collector.spans]
     for trace_id in (TRACE_OK, TRACE_BAD):
-        resource, span = spans[trace_id]
-        assert (span.name, span.parent_span_id.hex(), span.kind) == (
-            SCORE, PARENT, span.SPAN_KIND_SERVER)
-        names = [a.value.string_value for a in resource.attributes if a.key == "service.name"]
-        assert names == ["referee-engine"]
+        service, span = spans[trace_id]
+        assert (service, span.name, span.parent_span_id.hex(), span.kind) == (
+            "referee-engine", SCORE, PARENT, span.SPAN_KIND_SERVER)
     codes = {trace_id: [a.value.int_value for a in span.attributes
                         if a.key == "rpc.grpc.status_code"] for trace_id, (_, span) in spans.items()}
     assert codes == {TRACE_OK: [grpc.StatusCode.OK.value[0]],

@@ -31,7 +31,7 @@ from .foxglove_towns import KULY, RANCH
 REPO = Path(__file__).resolve().parents[2]
 GAMES = ("downtown_farmers_market", "foxglove_farm")
 CLIENT_REQUIREMENTS = {"requests", "grpcio", "grpcio-status", "protobuf",
-                       "googleapis-common-protos"}
+                       "googleapis-common-protos", "click", "rich"}
 SERVICE_ONLY = {"flask", "gunicorn", "marshmallow", "werkzeug", "flask-smorest"}
 NO_GRID = {key: value for key, value in SIMPLE_BOARD.items() if key != "grid"}
 SETUP = {"players": [{"name": "Ana", "board": NO_GRID}, {"name": "Ben", "board": NO_GRID}],
@@ -52,8 +52,9 @@ def rest(engine_address: str) -> Iterator[RestClient]:
 
 
 def calls(namespace: object) -> dict[str, list[str]]:
-    """A namespace's public methods and their parameters' names."""
-    return {name: list(inspect.signature(method).parameters)
+    """A namespace's public methods and their parameters' names (but ``as_json``, which
+    the gRPC client's calls that take nothing have to say which form to answer in)."""
+    return {name: [p for p in inspect.signature(method).parameters if p != "as_json"]
             for name, method in inspect.getmembers(namespace, inspect.ismethod)
             if not name.startswith("_")}
 
@@ -64,11 +65,11 @@ def test_each_game_has_the_same_calls_over_rest_and_grpc(rest: RestClient,
         assert calls(getattr(rest, game)) == calls(getattr(grpc_client, game))
     assert calls(rest.downtown_farmers_market).keys() == {
         "score_board", "rank_players", "new_game", "legal_moves", "validate_move",
-        "replay_game"}
+        "replay_game", "challenge_types"}
     assert calls(rest.foxglove_farm).keys() == {
         "score_town", "rank_towns", "validate_transport", "plan_final_round", "new_game",
-        "legal_moves", "validate_action", "replay_game"}
-    assert {"ready", "close"} <= calls(grpc_client).keys() & calls(rest).keys()
+        "legal_moves", "validate_action", "replay_game", "catalog"}
+    assert {"ready", "close", "version"} <= calls(grpc_client).keys() & calls(rest).keys()
     assert not calls(grpc_client).keys() & calls(grpc_client.foxglove_farm).keys()
 
 
@@ -189,6 +190,18 @@ def test_refusals_point_at_the_same_places(rest: RestClient, grpc_client: GrpcCl
                 ] == ["/board/mode"]
 
 
+def test_json_no_message_can_carry_is_refused_by_pointer() -> None:
+    """An argument that is not a message (a string, a list of strings) is the contract's
+    JSON, refused by pointer before any call, never a TypeError from protobuf."""
+    with GrpcClient("127.0.0.1:9", timeout=1) as nowhere:
+        assert [p for p, _ in refusal(nowhere.downtown_farmers_market.rank_players, "Ana")
+                ] == ["/players"]
+        assert [p for p, _ in refusal(nowhere.foxglove_farm.validate_transport, ["town"],
+                                      {"good": "wood"})] == ["/town"]
+        assert [p for p, _ in refusal(nowhere.downtown_farmers_market.replay_game, "",
+                                      [])] == ["/setup"]
+
+
 def test_ready(rest: RestClient, grpc_client: GrpcClient) -> None:
     assert rest.ready() and grpc_client.ready()
     with GrpcClient("127.0.0.1:9", timeout=1) as nowhere:
@@ -229,6 +242,7 @@ class Blocker:
             raise ImportError(f"the clients imported {name}")
 sys.meta_path.insert(0, Blocker())
 from clients import GrpcClient, RestClient
+from clients.cli import main
 from clients.contract_json import to_json, to_message
 from referee.foxglove_farm.v1 import town_pb2
 town = {"tiles": [{"row": 0, "col": 0, "building": "forest"},

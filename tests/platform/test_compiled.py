@@ -491,7 +491,9 @@ def reference(engine_address: str) -> FlaskClient:
 
 def answer_of(client: FlaskClient, path: str, raw: bytes,
               content_type: str = "application/json") -> tuple[Any, ...]:
-    response = client.post(path, data=raw, content_type=content_type)
+    # One request id for both gateways: it is in every answer's headers and problem body.
+    response = client.post(path, data=raw, content_type=content_type,
+                           headers={"X-Request-ID": "compared"})
     return response.status_code, sorted(response.headers.items()), response.get_data()
 
 

@@ -13,17 +13,18 @@ from typing import Any
 import grpc
 import pytest
 import trustme
-from flask import g
 from google.protobuf.descriptor_pool import DescriptorPool
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
+from referee.downtown_farmers_market.v1 import (
+    downtown_farmers_market_service_pb2 as dfm_pb2,
+)
 
 from api_gateway import create_app, engine
 from api_gateway.config import DefaultConfig
 from engine_service.server import Engine, create_server
-from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as dfm_pb2
 
 from ..sample_boards import SIMPLE_BOARD
 
@@ -278,8 +279,9 @@ def test_the_request_id_travels_to_the_engine_with_every_attempt() -> None:
     server.start()
     try:
         app = create_app({"ENGINE_ADDRESS": f"127.0.0.1:{port}"})
-        app.before_request(lambda: setattr(g, "request_id", "table-7.move-42"))
-        assert app.test_client().post(SCORE, json=SIMPLE_BOARD).status_code == 503
+        answer = app.test_client().post(SCORE, json=SIMPLE_BOARD,
+                                        headers={"X-Request-ID": "table-7.move-42"})
+        assert answer.status_code == 503
     finally:
         server.stop(0)
     assert len(seen) == engine.RETRY_POLICY["maxAttempts"], seen

@@ -504,7 +504,8 @@ def test_openapi_documents_the_game_endpoints(gateway: FlaskClient) -> None:
         assert {"200", "400", "413", "422", "503", "504"} <= set(responses)
     assert "429" in spec["paths"][REPLAY]["post"]["responses"]
     schemas = spec["components"]["schemas"]
-    action = schemas["FoxgloveValidateActionRequest"]["properties"]["action"]
+    action_ref = schemas["FoxgloveValidateActionRequest"]["properties"]["action"]
+    action = schemas[action_ref["$ref"].rsplit("/", 1)[-1]]
     assert action["discriminator"]["propertyName"] == "action"
     assert set(action["discriminator"]["mapping"]) == ACTIONS
     assert list(schemas["FoxgloveGameState"]["properties"]) == [*STATE_FIELDS, "solo",

@@ -12,6 +12,9 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tabletop_rules.foxglove_farm.catalog import builtin_catalog_version
+from tabletop_rules.foxglove_farm.game_state import RULES_VERSION
+
 from ..foxglove_farm.towns import b, t, town_data, town_dicts
 from .foxglove_towns import KULY, RANCH, UNBOUNDED_TOWN
 from .fuzz import mutated
@@ -21,6 +24,8 @@ BASE = "/v1/foxglove-farm"
 SCORE, RANK = f"{BASE}/score", f"{BASE}/rank"
 TRANSPORT, PLAN = f"{BASE}/transport/validate", f"{BASE}/final-round/plan"
 STEP_C = KULY["transportation"][2]["move"]  # a legal first move: Lambing Shed -> Ranch
+VERSIONS = {"rules_version": RULES_VERSION, "catalog_version": builtin_catalog_version()}
+"""What every score answer names: the rules and catalog it was computed under."""
 
 
 def ok(response: Any) -> Any:
@@ -31,7 +36,8 @@ def ok(response: Any) -> Any:
 def test_score_answers_the_contract_shape(gateway: FlaskClient) -> None:
     body = ok(gateway.post(SCORE, json=RANCH["town"]))
     assert list(body) == ["total", "score_track", "end_game_points", "end_game",
-                          "goods_remaining", "tile_count"]
+                          "goods_remaining", "tile_count", "rules_version", "catalog_version"]
+    assert {key: body[key] for key in VERSIONS} == VERSIONS
     assert body["end_game"] == [{"building": "ranch", "row": 1, "col": 1, "points": 30,
                                  "explanation": body["end_game"][0]["explanation"],
                                  "rule": "FF-R7"}]
@@ -54,7 +60,7 @@ def test_rank_answers_standings_and_winners(gateway: FlaskClient) -> None:
                        "place": 1},
                       {"name": "Kuly", "total": 0, "goods_remaining": 8, "tile_count": 9,
                        "place": 2}],
-        "winners": ["Ana"]}
+        "winners": ["Ana"], **VERSIONS}
 
 
 def test_the_kuly_example_through_the_api(gateway: FlaskClient) -> None:
@@ -71,7 +77,7 @@ def test_the_kuly_example_through_the_api(gateway: FlaskClient) -> None:
         assert {k: goods[k] for k in step["after"]} == step["after"], step["step"]
     plan = ok(gateway.post(PLAN, json=KULY["town"]))
     assert list(plan) == ["total", "processing_points", "end_game_points", "goods_remaining",
-                          "steps", "optimal", "upper_bound"]
+                          "steps", "optimal", "upper_bound", "rules_version", "catalog_version"]
     assert plan["optimal"] is True and plan["upper_bound"] == plan["total"]
     assert (plan["total"], plan["processing_points"], plan["end_game_points"]) == (
         KULY["processing"]["points"] + KULY["end_game"]["ranch_points"],
@@ -233,7 +239,8 @@ def test_openapi_documents_the_endpoints(gateway: FlaskClient) -> None:
         assert {"200", "400", "413", "422", "503", "504"} <= set(responses)
     town = spec["components"]["schemas"]["Town"]
     assert {"variant", "score_track", "tiles", "catalog"} <= set(town["properties"])
-    steps = spec["components"]["schemas"]["FinalRoundPlan"]["properties"]["steps"]["items"]
+    steps_ref = spec["components"]["schemas"]["FinalRoundPlan"]["properties"]["steps"]["items"]
+    steps = spec["components"]["schemas"][steps_ref["$ref"].rsplit("/", 1)[-1]]
     assert set(steps["discriminator"]["mapping"]) == {"move", "process", "haul"}
 
 

@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 
 from api_gateway import create_app
+from tabletop_rules.downtown_farmers_market import RULES_VERSION
 
 from ..sample_boards import SIMPLE_BOARD, SIMPLE_BOARD_TOTAL, board
 from .fuzz import mutated
@@ -37,7 +38,8 @@ def test_score_answers_the_contract_shape(gateway: FlaskClient) -> None:
     assert answer.status_code == 200
     body = answer.get_json()
     assert list(body) == ["mode", "total", "complete", "challenges_met",
-                          "best_challenge_points", "rows", "columns"]
+                          "best_challenge_points", "rows", "columns", "rules_version"]
+    assert body["rules_version"] == RULES_VERSION
     assert body["total"] == SIMPLE_BOARD_TOTAL and body["complete"] is False
     assert body["challenges_met"] == 2 and body["best_challenge_points"] == 8
     assert [r["index"] for r in body["rows"]] == [0, 1, 2, 3]
@@ -60,7 +62,7 @@ def test_rank_answers_standings_and_winners(gateway: FlaskClient) -> None:
     assert body == {"standings": [
         {"name": n, "total": SIMPLE_BOARD_TOTAL, "challenges_met": 2,
          "best_challenge_points": 8, "place": 1} for n in ("Ana", "Ben")],
-        "winners": ["Ana", "Ben"]}
+        "winners": ["Ana", "Ben"], "rules_version": RULES_VERSION}
 
 
 @pytest.mark.parametrize("data, content_type", [
@@ -184,7 +186,8 @@ def test_openapi_documents_the_contract(gateway: FlaskClient) -> None:
         operation = spec["paths"][path]["post"]
         assert {"200", "400", "413", "422", "503", "504"} <= set(operation["responses"])
     board_schema = spec["components"]["schemas"]["Board"]
-    challenge = board_schema["properties"]["row_challenges"]["items"]
+    challenge_ref = board_schema["properties"]["row_challenges"]["items"]["$ref"]
+    challenge = spec["components"]["schemas"][challenge_ref.rsplit("/", 1)[-1]]
     assert set(challenge["discriminator"]["mapping"]) == {
         "exact_count", "forbidden", "exact_count_any", "exact_total", "one_of_each",
         "majority", "per_set"}

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from api_gateway import create_app
 from tabletop_rules.problems import QUOTE_LIMIT, quoted
 
 from ..foxglove_farm.towns import b, town_data
@@ -132,12 +133,19 @@ def test_documentation_is_cacheable_and_its_page_may_run_swagger_ui(gateway: Fla
     assert page.headers["Cache-Control"].startswith("public")
     policy = dict(part.strip().split(" ", 1) for part in
                   page.headers["Content-Security-Policy"].split(";"))
-    cdn = gateway.application.config["OPENAPI_SWAGGER_UI_URL"]
     assert policy["default-src"] == "'none'"
-    assert "https://cdn.jsdelivr.net" in policy["script-src"] and cdn.startswith(
-        "https://cdn.jsdelivr.net/")
-    assert "'sha256-" in policy["script-src"] and "unsafe-inline" not in policy["script-src"]
+    # Swagger UI is served by the gateway itself: its scripts, styles and images come from
+    # this origin alone, and no inline script runs but the page's own, by hash.
+    sources = policy["script-src"].split()
+    assert sources[0] == "'self'" and all(s.startswith("'sha256-") for s in sources[1:])
+    assert len(sources) == 2 and "unsafe-inline" not in policy["script-src"]
+    assert policy["style-src"] == "'self' 'unsafe-inline'" and policy["img-src"] == "'self' data:"
     assert policy["connect-src"] == "'self'"  # Swagger UI fetches /v1/openapi.json
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "swagger-ui-standalone-preset.js"):
+        assert f'"/v1/docs/assets/{asset}"' in page.get_data(as_text=True)
+        served = gateway.get(f"/v1/docs/assets/{asset}")
+        assert served.status_code == 200 and served.headers["Cache-Control"].startswith("public")
+    assert gateway.get("/v1/docs/assets/LICENSE").status_code == 404  # only what the page loads
 
 
 @pytest.mark.parametrize("path", ["/v1//docs", "/v1//openapi.json"])
@@ -145,3 +153,13 @@ def test_no_redirect_is_built_from_the_host_header(gateway: FlaskClient, path: s
     answer = gateway.get(path, headers={"Host": "attacker.example"})
     assert not 300 <= answer.status_code < 400, answer.headers.get("Location")
     assert "attacker" not in answer.headers.get("Location", "")
+
+
+def test_swagger_ui_may_be_served_from_elsewhere() -> None:
+    """An operator may point OPENAPI_SWAGGER_UI_URL at another host: the page's CSP then
+    names it, and the gateway serves no Swagger UI files of its own."""
+    client = create_app({"OPENAPI_SWAGGER_UI_URL": "https://cdn.example/swagger/"}).test_client()
+    policy = client.get("/v1/docs").headers["Content-Security-Policy"]
+    assert "script-src 'self' https://cdn.example 'sha256-" in policy
+    missing = client.get("/v1/docs/assets/swagger-ui.css")
+    assert missing.status_code == 404 and missing.headers["Cache-Control"] == "no-store"

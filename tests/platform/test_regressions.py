@@ -43,19 +43,20 @@ def test_each_tagged_member_documents_its_own_tag(gateway: FlaskClient) -> None:
         tag = node["discriminator"]["propertyName"]
         for kind, ref in node["discriminator"]["mapping"].items():
             member = schemas[ref.rsplit("/", 1)[-1]]
-            assert member["properties"][tag]["enum"] == [kind], ref
+            assert member["properties"][tag]["const"] == kind, ref
 
 
 def test_a_challenge_matches_one_member_of_the_oneof(gateway: FlaskClient) -> None:
     document = gateway.get("/v1/openapi.json").get_json()
     schemas = document["components"]["schemas"]
-    challenges = schemas["Board"]["properties"]["row_challenges"]["items"]["oneOf"]
+    union = schemas["Board"]["properties"]["row_challenges"]["items"]["$ref"]
+    challenges = schemas[union.rsplit("/", 1)[-1]]["oneOf"]
     challenge = {"type": "exact_total", "count": 5, "points": 11}
     matching = []
     for ref in challenges:
         member = schemas[ref["$ref"].rsplit("/", 1)[-1]]
         if (set(member["required"]) <= set(challenge) <= set(member["properties"])
-                and challenge["type"] in member["properties"]["type"]["enum"]):
+                and challenge["type"] == member["properties"]["type"]["const"]):
             matching.append(ref["$ref"])
     assert matching == ["#/components/schemas/ExactTotal"]
     board = {"mode": "standard", "grid": [[None] * 4] * 4,

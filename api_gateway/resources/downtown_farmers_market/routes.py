@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as service_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2_grpc as service_grpc
 
 from ... import engine
 from ...blueprint import Blueprint
+from ..examples import Examples
 from .schemas import (
     GameReplaySchema,
     GameSetupSchema,
@@ -27,12 +30,15 @@ blueprint = Blueprint("downtown-farmers-market", __name__,
                       description="Score finished (or unfinished) boards, rank players, "
                                   "and referee a game move by move.")
 
+EXAMPLES = Examples(Path(__file__).with_name("examples.json"))
+
 
 def _stub() -> service_grpc.DowntownFarmersMarketServiceStub:
     return engine.stub(service_grpc.DowntownFarmersMarketServiceStub)
 
 
 @blueprint.json_post("/score", ScoreBoardSchema, ScoreSchema)
+@EXAMPLES.operation("scoreDowntownFarmersMarketBoard")
 def score(board):  # type: ignore[no-untyped-def]
     """Score one board, line by line, each line with its reason and ruling.
 
@@ -47,12 +53,14 @@ def score(board):  # type: ignore[no-untyped-def]
 
 
 @blueprint.json_post("/rank", RankRequestSchema, RankingSchema)
+@EXAMPLES.operation("rankDowntownFarmersMarketPlayers")
 def rank(request):  # type: ignore[no-untyped-def]
     """Score and place 1 to 4 players, with the rulebook's tie-breaks (DFM-R10)."""
     return engine.call(_stub().RankPlayers, request)
 
 
 @blueprint.json_post("/games", GameSetupSchema, GameStateSchema)
+@EXAMPLES.operation("startDowntownFarmersMarketGame")
 def new_game(setup):  # type: ignore[no-untyped-def]
     """Start a game from its setup: the state before the first take."""
     answer = engine.call(_stub().NewGame, service_pb2.NewGameRequest(setup=setup),
@@ -61,6 +69,7 @@ def new_game(setup):  # type: ignore[no-untyped-def]
 
 
 @blueprint.json_post("/legal-moves", LegalMovesRequestSchema, LegalMovesSchema)
+@EXAMPLES.operation("listDowntownFarmersMarketLegalMoves")
 def legal_moves(request):  # type: ignore[no-untyped-def]
     """Every legal take or discard in a state, each distinct tile once.
 
@@ -70,6 +79,7 @@ def legal_moves(request):  # type: ignore[no-untyped-def]
 
 
 @blueprint.json_post("/moves/validate", ValidateMoveRequestSchema, MoveVerdictSchema)
+@EXAMPLES.operation("validateDowntownFarmersMarketMove")
 def validate_move(request):  # type: ignore[no-untyped-def]
     """Judge a move: the next state, or every rule it breaks.
 
@@ -79,8 +89,8 @@ def validate_move(request):  # type: ignore[no-untyped-def]
     return engine.call(_stub().ValidateMove, request)
 
 
-@blueprint.json_post("/games/replay", ReplayGameRequestSchema, GameReplaySchema,
-                     expensive=True)
+@blueprint.json_post("/games/replay", ReplayGameRequestSchema, GameReplaySchema)
+@EXAMPLES.operation("replayDowntownFarmersMarketGame")
 def replay_game(request):  # type: ignore[no-untyped-def]
     """Replay a game's log to its end or its first illegal move; once the game is over,
     the final scores and the winners (DFM-R10)."""

@@ -16,48 +16,96 @@ import marshmallow as ma
 
 from referee.downtown_farmers_market.v1 import board_pb2, downtown_farmers_market_service_pb2 as service_pb2
 from referee.downtown_farmers_market.v1 import game_pb2, scoring_pb2
-from tabletop_rules.downtown_farmers_market.model import MAX_SETS
+from tabletop_rules.downtown_farmers_market.draft import (
+    FACE_UP,
+    MIN_PLAYERS,
+    REVEAL_SIZE,
+    ROUNDS,
+    TOTAL_TILES,
+)
+from tabletop_rules.downtown_farmers_market.model import (
+    GRID_SIZE,
+    INGREDIENTS,
+    MAX_CHALLENGE_POINTS,
+    MAX_LINE_INGREDIENTS,
+    MAX_SETS,
+    MAX_TILE_INGREDIENTS,
+    MIN_TILE_INGREDIENTS,
+    Mode,
+)
 from tabletop_rules.downtown_farmers_market.readings import (
     MAX_CANDIDATES,
     MAX_DOUBTFUL_CELLS,
     MIN_CANDIDATES,
 )
-from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
+from tabletop_rules.downtown_farmers_market.state import RULES_VERSION
+from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 
 from ...compiled import Compiler, Dump, Loader
 from ...fields import (
     INT32_MIN,
+    AnswerSchema,
+    Component,
     PresentNested,
     ProtoEnum,
     SetFieldsSchema,
     Tagged,
+    limits,
     tag,
     whole_number,
 )
+from ...versions import rules_version_field
 from ...violations import ViolationSchema
 
 INGREDIENT_NOUN = "an ingredient"
 
+SEAT = (0, MAX_PLAYERS - 1)
+"""A seat's range: an index in a game's players."""
+
+LINE = (0, GRID_SIZE - 1)
+"""A row's or column's range (0 is the top row, the left column)."""
+
 
 def ingredient(**kwargs: Any) -> ProtoEnum:
-    return ProtoEnum(board_pb2.Ingredient, INGREDIENT_NOUN, **kwargs)
+    return ProtoEnum(board_pb2.Ingredient, INGREDIENT_NOUN, about=(
+        "One of the six ingredients on the Food tiles."), **kwargs)
 
 
 def ingredient_list(**kwargs: Any) -> ma.fields.List:
     return ma.fields.List(ingredient(), **kwargs)
 
 
+def mode(**kwargs: Any) -> ProtoEnum:
+    return ProtoEnum(board_pb2.Mode, "a mode", about=(
+        "standard, or young_shopper: the mode for younger children, with no challenges "
+        "(DFM-R9, DFM-R13)."), **kwargs)
+
+
 def int32(**kwargs: Any) -> ma.fields.Integer:
-    """Any whole number the wire carries: the rules say which seats, rows and rounds exist."""
+    """Any whole number the wire carries: the rules say which seats, rows and rounds exist
+    (``accepted``: the range they accept, documented)."""
     return whole_number(INT32_MIN, **kwargs)
+
+
+def name(**kwargs: Any) -> ma.fields.String:
+    return ma.fields.String(metadata={
+        "minLength": 1, "maxLength": MAX_NAME_LENGTH,
+        "description": "the player's name; distinct names in one request"}, **kwargs)
+
+
+FOOD_TILE = Component("FoodTile", (
+    f"A Food tile: the {MIN_TILE_INGREDIENTS} to {MAX_TILE_INGREDIENTS} ingredients it shows, "
+    "repeats allowed, in any order (DFM-R15)."))
 
 
 class FoodTileField(ma.fields.List):
     """A Food tile as the contract writes it: its 1 to 3 ingredients, repeats allowed."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(ingredient(), **kwargs)
+        metadata = {"component": FOOD_TILE, "minItems": MIN_TILE_INGREDIENTS,
+                    "maxItems": MAX_TILE_INGREDIENTS, **kwargs.pop("metadata", {})}
+        super().__init__(ingredient(), metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any,
                      **kwargs: Any) -> board_pb2.FoodTile:
@@ -82,7 +130,7 @@ def tile_list(**kwargs: Any) -> ma.fields.List:
     return ma.fields.List(FoodTileField(), **kwargs)
 
 
-class CandidatesSchema(ma.Schema):
+class TileCandidatesSchema(ma.Schema):
     """A doubtful space of a board to score: the tiles a reading found possible there."""
 
     candidates = tile_list(required=True, metadata={
@@ -102,7 +150,7 @@ class SpaceField(ma.fields.Field):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.tile = FoodTileField()
-        self.doubtful = CandidatesSchema()
+        self.doubtful = TileCandidatesSchema()
 
     def _deserialize(self, value: Any, attr: str | None, data: Any,
                      **kwargs: Any) -> board_pb2.FoodTile | board_pb2.GridSpace:
@@ -117,7 +165,7 @@ class SpaceField(ma.fields.Field):
 
     def openapi_alternatives(self, converter: Any) -> dict[str, Any]:
         return {"oneOf": [{"type": "null"}, converter.field2property(self.tile),
-                          converter.resolve_nested_schema(CandidatesSchema)]}
+                          converter.resolve_nested_schema(TileCandidatesSchema)]}
 
 
 def challenge_type(kind: str) -> ma.fields.String:
@@ -129,8 +177,9 @@ class _ChallengeSchema(ma.Schema):
 
     kind = ""
     type = ma.fields.String(required=True)  # first in the JSON; each type documents its own
-    points = whole_number(required=True, metadata={
-        "description": "0 to 100: the number on the wooden crate (per_set: per set)"})
+    points = whole_number(required=True, accepted=(0, MAX_CHALLENGE_POINTS), metadata={
+        "description": f"0 to {MAX_CHALLENGE_POINTS}: the number on the wooden crate "
+                       "(per_set: per set)"})
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         """The type-specific part of the protobuf challenge."""
@@ -155,8 +204,11 @@ class ExactCountSchema(_ChallengeSchema):
 
     kind = "exact_count"
     type = challenge_type(kind)
-    counts = ma.fields.Dict(keys=ingredient(), values=whole_number(), required=True,
-                            metadata={"description": "ingredient -> count (1 to 12)"})
+    counts = ma.fields.Dict(
+        keys=ingredient(), values=whole_number(accepted=(1, MAX_LINE_INGREDIENTS)),
+        required=True, metadata={
+            "description": f"ingredient -> count (1 to {MAX_LINE_INGREDIENTS})",
+            "minProperties": 1, "maxProperties": len(INGREDIENTS)})
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"counts": [{"ingredient": i, "count": n} for i, n in data["counts"].items()]}
@@ -170,7 +222,9 @@ class ForbiddenSchema(_ChallengeSchema):
 
     kind = "forbidden"
     type = challenge_type(kind)
-    ingredients = ingredient_list(required=True)
+    ingredients = ingredient_list(required=True, metadata={
+        "description": "the forbidden ingredients, each once", "minItems": 1,
+        "maxItems": len(INGREDIENTS), "uniqueItems": True})
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"ingredients": data["ingredients"]}
@@ -184,7 +238,8 @@ class ExactCountAnySchema(_ChallengeSchema):
 
     kind = "exact_count_any"
     type = challenge_type(kind)
-    count = whole_number(required=True, metadata={"description": "1 to 12"})
+    count = whole_number(required=True, accepted=(1, MAX_LINE_INGREDIENTS), metadata={
+        "description": f"1 to {MAX_LINE_INGREDIENTS}"})
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"count": data["count"]}
@@ -226,10 +281,13 @@ class PerSetSchema(_ChallengeSchema):
 
     kind = "per_set"
     type = challenge_type(kind)
-    sets = ma.fields.List(ingredient_list(), required=True, metadata={
-        "description": "the sets shown; a one-ingredient set is 'points per ingredient'; "
-                       f"at most {MAX_SETS} sets (a longer list is a 422 naming the limit)",
-        "maxItems": MAX_SETS})
+    sets = ma.fields.List(
+        ingredient_list(metadata={"minItems": 1, "maxItems": MAX_LINE_INGREDIENTS}),
+        required=True, metadata={
+            "description": "the sets shown; a one-ingredient set is 'points per ingredient'; "
+                           f"at most {MAX_SETS} sets (a longer list is a 422 naming the "
+                           f"limit), each of 1 to {MAX_LINE_INGREDIENTS} ingredients",
+            "minItems": 1, "maxItems": MAX_SETS})
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"sets": [{"ingredients": s} for s in data["sets"]]}
@@ -245,22 +303,36 @@ CHALLENGE_SCHEMAS: dict[str, type[_ChallengeSchema]] = {
 }
 
 
-def challenge_list() -> ma.fields.List:
-    return ma.fields.List(Tagged(CHALLENGE_SCHEMAS, "a challenge type"), load_default=list)
+CHALLENGE = Component("Challenge", (
+    "A Challenge tile, by its `type` (DFM-R1 to DFM-R7); `points` is the number on its "
+    "wooden crate."))
+
+GRID = Component("Grid", (
+    f"A player's {GRID_SIZE}x{GRID_SIZE} grid, top row first: grid[r][c] is null for an "
+    "empty space, or the Food tile there."))
+
+
+def challenge_list(side: str) -> ma.fields.List:
+    return ma.fields.List(Tagged(CHALLENGE_SCHEMAS, "a challenge type", component=CHALLENGE),
+                          load_default=list, metadata={
+        "description": f"the {GRID_SIZE} Challenge tiles beside the {side}s, in order; none "
+                       "(absent or empty) in young_shopper mode",
+        "maxItems": GRID_SIZE})
 
 
 def grid_field(**kwargs: Any) -> ma.fields.List:
-    return ma.fields.List(ma.fields.List(FoodTileField(allow_none=True)), metadata={
-        "description": "grid[r][c]: null for an empty space, or the Food tile's 1 to 3 "
-                       "ingredients"}, **kwargs)
+    row = ma.fields.List(FoodTileField(allow_none=True),
+                         metadata={"minItems": GRID_SIZE, "maxItems": GRID_SIZE})
+    return ma.fields.List(row, metadata={"component": GRID, "minItems": GRID_SIZE,
+                                         "maxItems": GRID_SIZE}, **kwargs)
 
 
 class BoardSchema(ma.Schema):
     """One player's board: the 4x4 grid and the Challenge tiles around it."""
 
-    mode = ProtoEnum(board_pb2.Mode, "a mode", load_default=board_pb2.MODE_STANDARD)
-    row_challenges = challenge_list()
-    column_challenges = challenge_list()
+    mode = mode(load_default=board_pb2.MODE_STANDARD)
+    row_challenges = challenge_list("row")
+    column_challenges = challenge_list("column")
     grid = grid_field(required=True)
 
     @ma.post_load
@@ -280,15 +352,23 @@ class BoardSchema(ma.Schema):
                           for space in row.spaces] for row in message.grid]}
 
 
+SCORE_GRID = Component("ScoreGrid", (
+    f"A {GRID_SIZE}x{GRID_SIZE} grid to score, top row first: grid[r][c] is null for an "
+    "empty space, the Food tile there, or a doubtful reading of it, {\"candidates\": "
+    "[tile, ...]} "
+    f"({MIN_CANDIDATES} to {MAX_CANDIDATES} Food tiles, the likeliest first); "
+    f"at most {MAX_DOUBTFUL_CELLS} doubtful spaces (more is a 422 naming the limit)."))
+
+
 class ScoreBoardSchema(BoardSchema):
     """A board to score, whose spaces may be doubtful readings: the answer then gives the
     likeliest reading's score and what the other readings score (``uncertainty``)."""
 
-    grid = ma.fields.List(ma.fields.List(SpaceField(allow_none=True)), required=True, metadata={
-        "description": "grid[r][c]: null for an empty space, the Food tile's 1 to 3 "
-                       "ingredients, or a doubtful reading {\"candidates\": [tile, ...]}, "
-                       f"the likeliest first; at most {MAX_DOUBTFUL_CELLS} doubtful spaces "
-                       "(more is a 422 naming the limit)"})
+    grid = ma.fields.List(
+        ma.fields.List(SpaceField(allow_none=True),
+                       metadata={"minItems": GRID_SIZE, "maxItems": GRID_SIZE}),
+        required=True, metadata={"component": SCORE_GRID, "minItems": GRID_SIZE,
+                                 "maxItems": GRID_SIZE})
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> board_pb2.Board:
@@ -308,17 +388,23 @@ class SetupBoardSchema(BoardSchema):
 
 
 class PlayerSchema(ma.Schema):
-    name = ma.fields.String(required=True, metadata={"maxLength": MAX_NAME_LENGTH})
+    """A named player's board."""
+
+    name = name(required=True)
     board = ma.fields.Nested(BoardSchema, required=True)
 
 
 class SetupPlayerSchema(PlayerSchema):
+    """A player as a game begins: the name, and the board's challenges."""
+
     board = ma.fields.Nested(SetupBoardSchema, required=True)
 
 
 class RankRequestSchema(ma.Schema):
+    """The players to rank, each with a board."""
+
     players = ma.fields.List(ma.fields.Nested(PlayerSchema), required=True, metadata={
-        "description": f"1 to {MAX_PLAYERS} players, all of one mode",
+        "description": f"1 to {MAX_PLAYERS} players with distinct names, all of one mode",
         "minItems": 1, "maxItems": MAX_PLAYERS})
 
     @ma.post_load
@@ -327,92 +413,154 @@ class RankRequestSchema(ma.Schema):
             scoring_pb2.PlayerBoard(name=p["name"], board=p["board"]) for p in data["players"]])
 
 
-class LineScoreSchema(ma.Schema):
-    index = ma.fields.Integer()
-    met = ma.fields.Boolean()
-    points = ma.fields.Integer()
-    explanation = ma.fields.String()
-    rule = ma.fields.String(metadata={"description": "the ruling applied, e.g. DFM-R1"})
+# Answers: every field is written in every answer (``required``), unless it says when.
+
+def count(description: str | None = None) -> ma.fields.Integer:
+    """A whole number of an answer, never negative."""
+    return ma.fields.Integer(required=True, metadata={
+        "minimum": 0, **({"description": description} if description else {})})
 
 
-class DoubtfulSpaceSchema(ma.Schema):
+class LineScoreSchema(AnswerSchema):
+    """One row or column: whether its challenge is met, its points, and why."""
+
+    index = ma.fields.Integer(required=True, metadata={
+        "description": "the row (top first) or column (left first)", **limits(*LINE)})
+    met = ma.fields.Boolean(required=True, metadata={
+        "description": "the challenge is met (young_shopper: the line scores points)"})
+    points = count("the points the line earns")
+    explanation = ma.fields.String(required=True, metadata={
+        "description": "why, for the players"})
+    rule = ma.fields.String(required=True, metadata={
+        "description": "the ruling applied, e.g. DFM-R1"})
+
+
+class DoubtfulSpaceSchema(AnswerSchema):
     """What one doubtful space does to the total."""
 
-    row = ma.fields.Integer()
-    col = ma.fields.Integer()
-    pointer = ma.fields.String(metadata={"description": "the space in the board, as a JSON "
-                                                        "Pointer (/grid/1/2)"})
-    decides = ma.fields.Boolean(metadata={"description": (
+    row = ma.fields.Integer(required=True, metadata={
+        "description": "the space's row, 0 at the top", **limits(*LINE)})
+    col = ma.fields.Integer(required=True, metadata={
+        "description": "the space's column, 0 at the left", **limits(*LINE)})
+    pointer = ma.fields.String(required=True, metadata={
+        "description": "the space in the board, as a JSON Pointer (/grid/1/2)"})
+    decides = ma.fields.Boolean(required=True, metadata={"description": (
         "true when the total depends on which candidate the space holds (for some reading "
         "of the other doubtful spaces): ask the player to check it; false: no candidate "
         "changes the total")})
-    totals = ma.fields.List(ma.fields.Integer(), metadata={"description": (
-        "for each candidate, in the request's order: the total with it there and every "
-        "other doubtful space at its likeliest")})
+    totals = ma.fields.List(ma.fields.Integer(metadata={"minimum": 0}), required=True,
+                            metadata={
+        "description": "for each candidate, in the request's order: the total with it "
+                       "there and every other doubtful space at its likeliest",
+        "minItems": MIN_CANDIDATES, "maxItems": MAX_CANDIDATES})
 
 
-class BoardUncertaintySchema(ma.Schema):
-    """The totals a board with doubtful spaces may come to."""
+class BoardUncertaintySchema(AnswerSchema):
+    """The totals a board with doubtful spaces may come to: what the readings other than
+    the likeliest score."""
 
-    readings = ma.fields.Integer(metadata={"description": (
-        "how many readings there are: the product of the spaces' candidate counts")})
-    lowest_total = ma.fields.Integer()
-    highest_total = ma.fields.Integer()
-    likely_total = ma.fields.Integer(metadata={"description": (
-        "the likeliest reading's total (each space at its first candidate): the answer's "
-        "total")})
-    spaces = ma.fields.List(ma.fields.Nested(DoubtfulSpaceSchema), metadata={
-        "description": "each doubtful space, row by row"})
+    readings = count("how many readings there are: the product of the spaces' candidate "
+                     "counts")
+    lowest_total = count("the lowest total of any reading")
+    highest_total = count("the highest total of any reading")
+    likely_total = count("the likeliest reading's total (each space at its first "
+                         "candidate): the answer's total")
+    spaces = ma.fields.List(ma.fields.Nested(DoubtfulSpaceSchema), required=True, metadata={
+        "description": "each doubtful space, row by row", "minItems": 1,
+        "maxItems": MAX_DOUBTFUL_CELLS})
 
 
-class ScoreSchema(ma.Schema):
-    mode = ProtoEnum(board_pb2.Mode, "a mode")
-    total = ma.fields.Integer()
-    complete = ma.fields.Boolean(metadata={"description": "false while any space is empty"})
-    challenges_met = ma.fields.Integer()
-    best_challenge_points = ma.fields.Integer()
-    rows = ma.fields.List(ma.fields.Nested(LineScoreSchema))
-    columns = ma.fields.List(ma.fields.Nested(LineScoreSchema))
+class ScoreSchema(AnswerSchema):
+    """A board's score, line by line (DFM-R1 to DFM-R9)."""
+
+    mode = mode(required=True)
+    total = count("the sum of the lines' points")
+    complete = ma.fields.Boolean(required=True, metadata={
+        "description": "false while any space is empty (the board is scored as it stands, "
+                       "DFM-R8)"})
+    challenges_met = count("lines whose challenge is met (a tie-break, DFM-R10)")
+    best_challenge_points = count("the most points one met challenge earned; 0 if none "
+                                  "(a tie-break, DFM-R10)")
+    rows = ma.fields.List(ma.fields.Nested(LineScoreSchema), required=True, metadata={
+        "description": "the rows, top to bottom", "minItems": GRID_SIZE,
+        "maxItems": GRID_SIZE})
+    columns = ma.fields.List(ma.fields.Nested(LineScoreSchema), required=True, metadata={
+        "description": "the columns, left to right", "minItems": GRID_SIZE,
+        "maxItems": GRID_SIZE})
     uncertainty = PresentNested(BoardUncertaintySchema, metadata={"description": (
         "only for a board with doubtful spaces: what the other readings score; the fields "
-        "above describe the likeliest reading")})
+        "above then describe the likeliest reading")})
+    rules_version = rules_version_field()
 
 
-class StandingSchema(ma.Schema):
-    name = ma.fields.String()
-    total = ma.fields.Integer()
-    challenges_met = ma.fields.Integer()
-    best_challenge_points = ma.fields.Integer()
-    place = ma.fields.Integer(metadata={"description": "1 is first; ties share a place"})
+def place() -> ma.fields.Integer:
+    return ma.fields.Integer(required=True, metadata={
+        "description": "1 is first; ties share a place", **limits(1, MAX_PLAYERS)})
 
 
-class RankingSchema(ma.Schema):
-    standings = ma.fields.List(ma.fields.Nested(StandingSchema))
-    winners = ma.fields.List(ma.fields.String())
+def winners() -> ma.fields.List:
+    return ma.fields.List(ma.fields.String(), required=True, metadata={
+        "description": "every player in first place (more than one on a tie)",
+        "minItems": 1, "maxItems": MAX_PLAYERS})
+
+
+class StandingSchema(AnswerSchema):
+    """A player's place, total and tie-breaks (DFM-R10)."""
+
+    name = ma.fields.String(required=True)
+    total = count()
+    challenges_met = count()
+    best_challenge_points = count()
+    place = place()
+
+
+def standings(description: str) -> ma.fields.List:
+    return ma.fields.List(ma.fields.Nested(StandingSchema), metadata={
+        "description": description, "minItems": 1, "maxItems": MAX_PLAYERS})
+
+
+class RankingSchema(AnswerSchema):
+    """The players ordered by place, and the winners."""
+
+    standings = ma.fields.List(ma.fields.Nested(StandingSchema), required=True, metadata={
+        "description": "the players ordered by place (DFM-R10)", "minItems": 1,
+        "maxItems": MAX_PLAYERS})
+    winners = winners()
+    rules_version = rules_version_field()
 
 
 class GameStateSchema(ma.Schema):
     """A game between two actions. The referee keeps nothing: send back the state it last
     answered, unchanged, with the next move."""
 
-    rules_version = int32(required=True, metadata={
-        "description": "the rules the state follows; this referee plays version 1"})
-    mode = ProtoEnum(board_pb2.Mode, "a mode", load_default=board_pb2.MODE_STANDARD)
+    class Meta:
+        answered = ("mode", "discards", "game_over")
+
+    rules_version = int32(required=True, accepted=(RULES_VERSION, RULES_VERSION), metadata={
+        "description": f"the rules the state follows; this referee plays version "
+                       f"{RULES_VERSION}"})
+    mode = mode(load_default=board_pb2.MODE_STANDARD)
     players = ma.fields.List(ma.fields.Nested(PlayerSchema), required=True, metadata={
-        "description": "2 to 4 players in clockwise order; a seat is an index in this list"})
+        "description": f"{MIN_PLAYERS} to {MAX_PLAYERS} players in clockwise order; a seat "
+                       "is an index in this list",
+        "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS})
     face_up = tile_list(required=True, metadata={
         "description": "the display: the tile left from the last round first, then the new "
-                       "ones as turned over"})
-    pile_count = int32(required=True, metadata={"description": "tiles left in the pile"})
+                       "ones as turned over",
+        "maxItems": max(FACE_UP.values())})
+    pile_count = int32(required=True, accepted=(0, TOTAL_TILES), metadata={
+        "description": "tiles left in the pile"})
     discards = tile_list(load_default=list, metadata={
-        "description": "the tiles put back in the box, in order"})
-    round = int32(required=True, metadata={
-        "description": "1 to 16 (Young Shopper: one turn each)"})
-    first_player = int32(required=True, metadata={
+        "description": "the tiles put back in the box, in order", "maxItems": TOTAL_TILES})
+    round = int32(required=True, accepted=(1, ROUNDS), metadata={
+        "description": f"1 to {ROUNDS} (Young Shopper: one turn each)"})
+    first_player = int32(required=True, accepted=SEAT, metadata={
         "description": "the seat holding the First Player token"})
-    current_player = int32(required=True, metadata={
+    current_player = int32(required=True, accepted=SEAT, metadata={
         "description": "the seat that acts next (at a reveal: takes next)"})
-    expected = ProtoEnum(game_pb2.Action, "an action", required=True, allow_none=True,
+    expected = ProtoEnum(game_pb2.Action, "an action", component="ExpectedMove", about=(
+        "The move a game waits for: a take, a discard, or tiles revealed from the pile."),
+                         required=True, allow_none=True,
                          metadata={"description": "what the game waits for; null once the "
                                                   "game is over"})
     game_over = ma.fields.Boolean(metadata={
@@ -433,15 +581,19 @@ class GameSetupSchema(ma.Schema):
     """How a game begins: the players with their challenges, who holds the First Player
     token, and the tiles first turned over."""
 
-    rules_version = int32(metadata={
+    rules_version = int32(accepted=(RULES_VERSION, RULES_VERSION), metadata={
         "description": "the rules to play; default: the version this referee plays"})
-    mode = ProtoEnum(board_pb2.Mode, "a mode", load_default=board_pb2.MODE_STANDARD)
+    mode = mode(load_default=board_pb2.MODE_STANDARD)
     players = ma.fields.List(ma.fields.Nested(SetupPlayerSchema), required=True, metadata={
-        "description": "2 to 4 players in clockwise order, every board of the game's mode"})
-    first_player = int32(load_default=0, metadata={
+        "description": f"{MIN_PLAYERS} to {MAX_PLAYERS} players in clockwise order, every "
+                       "board of the game's mode",
+        "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS})
+    first_player = int32(load_default=0, accepted=SEAT, metadata={
         "description": "the seat holding the First Player token"})
     face_up = tile_list(required=True, metadata={
-        "description": "the tiles first turned over: 5, or 3 in Young Shopper"})
+        "description": f"the tiles first turned over: {FACE_UP[Mode.STANDARD]}, or "
+                       f"{FACE_UP[Mode.YOUNG_SHOPPER]} in Young Shopper",
+        "minItems": min(FACE_UP.values()), "maxItems": max(FACE_UP.values())})
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.Setup:
@@ -475,10 +627,12 @@ class TakeTileSchema(_MoveSchema):
     kind = "take"
     action = tag(kind, "what the move does")
     message = game_pb2.TakeTile
-    player = int32(required=True)
+    player = int32(required=True, accepted=SEAT)
     tile = FoodTileField(required=True, metadata={"description": "its ingredients, any order"})
-    row = int32(required=True, metadata={"description": "0 (top) to 3"})
-    col = int32(required=True, metadata={"description": "0 (left) to 3"})
+    row = int32(required=True, accepted=LINE, metadata={
+        "description": f"0 (top) to {GRID_SIZE - 1}"})
+    col = int32(required=True, accepted=LINE, metadata={
+        "description": f"0 (left) to {GRID_SIZE - 1}"})
 
 
 class DiscardTileSchema(_MoveSchema):
@@ -487,7 +641,7 @@ class DiscardTileSchema(_MoveSchema):
     kind = "discard"
     action = tag(kind, "what the move does")
     message = game_pb2.DiscardTile
-    player = int32(required=True)
+    player = int32(required=True, accepted=SEAT)
     tile = FoodTileField(required=True, metadata={"description": "its ingredients, any order"})
 
 
@@ -498,18 +652,27 @@ class RevealTilesSchema(_MoveSchema):
     kind = "reveal"
     action = tag(kind, "what the move does")
     message = game_pb2.RevealTiles
-    tiles = tile_list(required=True)
+    tiles = tile_list(required=True, metadata={
+        "minItems": 1, "maxItems": max(REVEAL_SIZE.values())})
 
 
 MOVE_SCHEMAS: dict[str, type[_MoveSchema]] = {
     schema.kind: schema for schema in (TakeTileSchema, DiscardTileSchema, RevealTilesSchema)}
 
 
+MOVE = Component("Move", (
+    "A move, by its `action`: a take or a discard by a seat, or the tiles revealed from "
+    "the pile."))
+
+
 def move_field(**kwargs: Any) -> Tagged:
-    return Tagged(MOVE_SCHEMAS, "an action", tag="action", oneof="action", **kwargs)
+    return Tagged(MOVE_SCHEMAS, "an action", component=MOVE, tag="action", oneof="action",
+                  **kwargs)
 
 
 class LegalMovesRequestSchema(ma.Schema):
+    """A state to list the legal moves of."""
+
     state = ma.fields.Nested(GameStateSchema, required=True)
 
     @ma.post_load
@@ -518,13 +681,17 @@ class LegalMovesRequestSchema(ma.Schema):
         return service_pb2.ListLegalMovesRequest(**data)
 
 
-class LegalMovesSchema(ma.Schema):
-    moves = ma.fields.List(move_field(), metadata={
+class LegalMovesSchema(AnswerSchema):
+    """Every legal move in a state."""
+
+    moves = ma.fields.List(move_field(), required=True, metadata={
         "description": "every legal take or discard, each distinct tile once; empty at a "
                        "reveal (the pile decides) and once the game is over"})
 
 
 class ValidateMoveRequestSchema(ma.Schema):
+    """A state and a move to judge in it."""
+
     state = ma.fields.Nested(GameStateSchema, required=True)
     move = move_field(required=True)
 
@@ -534,6 +701,8 @@ class ValidateMoveRequestSchema(ma.Schema):
 
 
 class ReplayGameRequestSchema(ma.Schema):
+    """A game's setup and its log."""
+
     setup = ma.fields.Nested(GameSetupSchema, required=True)
     moves = ma.fields.List(move_field(), required=True, metadata={
         "description": f"the moves since the setup, in order; at most {MAX_LOG_MOVES} (a "
@@ -546,7 +715,9 @@ class ReplayGameRequestSchema(ma.Schema):
 
 
 class MoveVerdictSchema(SetFieldsSchema):
-    legal = ma.fields.Boolean(dump_default=False)
+    """Legal, with the state after the move; or illegal, with every rule it breaks."""
+
+    legal = ma.fields.Boolean(dump_default=False, required=True)
     state = ma.fields.Nested(GameStateSchema, attribute="next_state", metadata={
         "description": "when legal: the state after the move, to send with the next one"})
     violations = ma.fields.List(ma.fields.Nested(ViolationSchema), metadata={
@@ -554,17 +725,22 @@ class MoveVerdictSchema(SetFieldsSchema):
 
 
 class GameReplaySchema(SetFieldsSchema):
-    legal = ma.fields.Boolean(dump_default=False, metadata={
+    """A log replayed: how far it is legal, the state it reaches, and once the game is
+    over, the scores and winners."""
+
+    legal = ma.fields.Boolean(dump_default=False, required=True, metadata={
         "description": "true when every move of the log is legal"})
     illegal_index = ma.fields.Integer(metadata={
-        "description": "the index of the first illegal move in `moves`, if any"})
+        "description": "the index of the first illegal move in `moves`, if any",
+        **limits(0, MAX_LOG_MOVES - 1)})
     violations = ma.fields.List(ma.fields.Nested(ViolationSchema), metadata={
         "description": "the rules the first illegal move breaks"})
     state = ma.fields.Nested(GameStateSchema, metadata={
         "description": "the state after the last legal move"})
-    standings = ma.fields.List(ma.fields.Nested(StandingSchema), metadata={
-        "description": "once the game is over: the players ordered by place (DFM-R10)"})
+    standings = standings("once the game is over: the players ordered by place (DFM-R10)")
     winners = ma.fields.List(ma.fields.String(), metadata={
-        "description": "once the game is over: every player in first place"})
+        "description": "once the game is over: every player in first place",
+        "minItems": 1, "maxItems": MAX_PLAYERS})
     scores = ma.fields.List(ma.fields.Nested(ScoreSchema), metadata={
-        "description": "once the game is over: each board's score, in seat order"})
+        "description": "once the game is over: each board's score, in seat order",
+        "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS})

@@ -21,27 +21,39 @@ from google.protobuf.message import Message
 
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from referee.foxglove_farm.v1 import game_pb2, planning_pb2, town_pb2
-from tabletop_rules.foxglove_farm.central_board import A_SPACES, C_SPACES, SOLO_SETUPS
+from tabletop_rules.foxglove_farm.central_board import (
+    A_SPACES,
+    C_SPACES,
+    SOLO_SETUPS,
+    STACK_SIZES,
+)
 from tabletop_rules.foxglove_farm.farm_game import MAX_LOG_ACTIONS
-from tabletop_rules.foxglove_farm.game_checks import MAX_DRAWN
+from tabletop_rules.foxglove_farm.game_checks import MAX_DRAWN, MAX_PARTS
 from tabletop_rules.foxglove_farm.game_state import ROUNDS, RULES_VERSION
-from tabletop_rules.foxglove_farm.town import MAX_TILES
+from tabletop_rules.foxglove_farm.town import MAX_GOODS_COUNT, MAX_TILES
 from tabletop_rules.foxglove_farm.transcription import MAX_BUILDING_ID_LENGTH
-from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
+from tabletop_rules.foxglove_farm.transport import MAX_MOVE_COUNT
+from tabletop_rules.players import MAX_PLAYERS
 
-from ...fields import ProtoEnum, SetFieldsSchema, Tagged, tag
+from ...fields import AnswerSchema, Component, ProtoEnum, SetFieldsSchema, Tagged, limits, tag
 from ...violations import ViolationSchema
 from .schemas import (
+    COORDINATE,
+    SEAT,
     CatalogField,
     GoodsField,
     TownPositionSchema,
     TownSchema,
     TownScoreSchema,
     TownStandingSchema,
+    answered_int,
+    coordinate,
     good_type,
     int32,
+    player_name,
     position,
     side,
+    variant,
 )
 
 def described(kwargs: dict[str, Any], **metadata: Any) -> dict[str, Any]:
@@ -57,7 +69,8 @@ def building_id(**kwargs: Any) -> ma.fields.String:
 
 
 def seat(**kwargs: Any) -> ma.fields.Integer:
-    return int32(**described(kwargs, description="a seat: an index in the state's players"))
+    return int32(accepted=SEAT, **described(
+        kwargs, description="a seat: an index in the state's players"))
 
 
 def flag(description: str) -> ma.fields.Boolean:
@@ -72,24 +85,29 @@ class FoxgloveTownSchema(TownSchema):
 
     class Meta:
         exclude = ("catalog",)
+        answered = ("variant", "score_track")
 
 
 class FoxglovePlayerSchema(ma.Schema):
     """A seat: the player's town, and where they stand in the round."""
 
-    name = ma.fields.String(required=True, metadata={"maxLength": MAX_NAME_LENGTH})
+    class Meta:
+        answered = ("passed", "done", "runs", "moved", "hauled")
+
+    name = player_name(required=True)
     town = ma.fields.Nested(FoxgloveTownSchema, required=True)
     passed = flag("passed in this construction phase (FF-R14); only in construction")
     done = flag("finished this round's production (production phase) or transportation "
                 "and processing (transportation phase)")
     runs = int32(load_default=0, metadata={
-        "description": "processing runs made this round; only in transportation"})
+        "description": "processing runs made this round; only in transportation",
+        "minimum": 0})
     moved = flag("a transport was made since the last processing run; only in "
                  "transportation")
     hauled = ma.fields.List(ma.fields.Nested(TownPositionSchema), load_default=list, metadata={
         "description": "the Hauler's Huts that hauled since the last processing run "
                        "(FF-R17); only in transportation",
-        "maxItems": MAX_TILES})
+        "maxItems": MAX_PARTS})
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.Player:
@@ -99,8 +117,11 @@ class FoxglovePlayerSchema(ma.Schema):
 class TileStackSchema(ma.Schema):
     """A space of the central board holding ``count`` identical tiles of ``building``."""
 
+    class Meta:
+        answered = ("count",)
+
     building = building_id(required=True)
-    count = int32(load_default=1, metadata={
+    count = int32(load_default=1, accepted=(1, max(STACK_SIZES.values())), metadata={
         "description": "identical tiles stacked on the space, at least 1 (default 1)"})
 
     @ma.post_load
@@ -108,18 +129,23 @@ class TileStackSchema(ma.Schema):
         return game_pb2.TileStack(**data)
 
 
-def spaces(description: str, most: int) -> ma.fields.List:
+def spaces(description: str, least: int, most: int) -> ma.fields.List:
     return ma.fields.List(ma.fields.Nested(TileStackSchema, allow_none=True), required=True,
                           metadata={"description": f"{description}; null for an empty space",
-                                    "maxItems": most})
+                                    "minItems": least, "maxItems": most})
+
+
+def stack_left(tier: str) -> ma.fields.Integer:
+    return int32(required=True, data_key=tier, accepted=(0, STACK_SIZES[tier]), metadata={
+        "description": f"{tier} tiles, 0 to {STACK_SIZES[tier]}"})
 
 
 class StacksLeftSchema(ma.Schema):
     """How many tiles each tier's face-down stack still holds."""
 
-    a = int32(required=True, data_key="A", metadata={"description": "A tiles, 0 to 31"})
-    b = int32(required=True, data_key="B", metadata={"description": "B tiles, 0 to 35"})
-    c = int32(required=True, data_key="C", metadata={"description": "C tiles, 0 to 24"})
+    a = stack_left("A")
+    b = stack_left("B")
+    c = stack_left("C")
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.StacksLeft:
@@ -133,8 +159,8 @@ class FoxgloveBoardSchema(ma.Schema):
     offer = spaces(f"the A spaces (rounds 1 and 2) or B spaces (rounds 3 and 4) in board "
                    f"order: {A_SPACES[2]} with 1 or 2 players and solo, {A_SPACES[3]} with 3, "
                    f"{A_SPACES[4]} with 4 (a solo board's two rows one after the other)",
-                   max(A_SPACES.values()))
-    c_spaces = spaces(f"the {C_SPACES} C spaces in board order", C_SPACES)
+                   min(A_SPACES.values()), max(A_SPACES.values()))
+    c_spaces = spaces(f"the {C_SPACES} C spaces in board order", C_SPACES, C_SPACES)
     stacks = ma.fields.Nested(StacksLeftSchema, required=True)
 
     @ma.post_load
@@ -157,7 +183,7 @@ class FoxgloveBoardSchema(ma.Schema):
 
 
 def solo_setup() -> ma.fields.Integer:
-    return int32(allow_none=True, metadata={
+    return int32(allow_none=True, accepted=(1, len(SOLO_SETUPS)), metadata={
         "description": f"a solo game's setup, 1 to {len(SOLO_SETUPS)} (FF-R20); absent (or "
                        "null) with 2 to 4 players"})
 
@@ -170,7 +196,7 @@ class FoxgloveGameStateSchema(ma.Schema):
     """A game between two actions. The referee keeps nothing: send back the state it last
     answered, unchanged, with the next action."""
 
-    rules_version = int32(required=True, metadata={
+    rules_version = int32(required=True, accepted=(RULES_VERSION, RULES_VERSION), metadata={
         "description": f"the rules the state follows; this referee plays version "
                        f"{RULES_VERSION}"})
     catalog_version = ma.fields.String(required=True, metadata={
@@ -180,9 +206,11 @@ class FoxgloveGameStateSchema(ma.Schema):
     players = ma.fields.List(ma.fields.Nested(FoxglovePlayerSchema), required=True, metadata={
         "description": f"1 to {MAX_PLAYERS} players in clockwise order; a seat is an index "
                        "in this list",
-        "maxItems": MAX_PLAYERS})
-    round = int32(required=True, metadata={"description": f"1 to {ROUNDS}"})
-    phase = ProtoEnum(game_pb2.GamePhase, "a phase", required=True, metadata={
+        "minItems": 1, "maxItems": MAX_PLAYERS})
+    round = int32(required=True, accepted=(1, ROUNDS), metadata={"description": f"1 to {ROUNDS}"})
+    phase = ProtoEnum(game_pb2.GamePhase, "a phase", about=(
+        "Where a round stands: production, construction, transportation (with "
+        "processing), or game_over after the fourth round."), required=True, metadata={
         "description": "where the round stands"})
     start_player = seat(required=True, metadata={
         "description": "the seat holding the start player piece (FF-R14)"})
@@ -213,10 +241,10 @@ class FoxgloveGameStateSchema(ma.Schema):
 class FoxgloveSeatSchema(ma.Schema):
     """A player as the game begins."""
 
-    name = ma.fields.String(required=True, metadata={"maxLength": MAX_NAME_LENGTH})
-    variant = ProtoEnum(town_pb2.Variant, "a variant", load_default=town_pb2.VARIANT_STANDARD,
-                        metadata={"description": "the transport rule the player plays by "
-                                                 "(FF-R2); default standard"})
+    name = player_name(required=True)
+    variant = variant(load_default=town_pb2.VARIANT_STANDARD,
+                      metadata={"description": "the transport rule the player plays by "
+                                               "(FF-R2); default standard"})
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.Seat:
@@ -255,8 +283,8 @@ class BuildingGoodsSchema(ma.Schema):
     """Goods at a building of the player's town: what a payment takes from it, or what a
     choice leaves on it."""
 
-    row = int32(required=True)
-    col = int32(required=True)
+    row = coordinate(required=True)
+    col = coordinate(required=True)
     goods = GoodsField(required=True)
 
     @ma.post_load
@@ -266,7 +294,7 @@ class BuildingGoodsSchema(ma.Schema):
 
 def building_goods(description: str) -> ma.fields.List:
     return ma.fields.List(ma.fields.Nested(BuildingGoodsSchema), load_default=list, metadata={
-        "description": description, "maxItems": MAX_TILES})
+        "description": description, "maxItems": MAX_PARTS})
 
 
 def payment(description: str) -> ma.fields.List:
@@ -281,7 +309,8 @@ class TrailWorkSchema(ma.Schema):
     position = position(required=True)
     sides = ma.fields.List(side(), required=True, metadata={
         "description": "the open sides: two opposite (straight), two neighbouring (curved) or "
-                       "three (T-junction; an upgrade always)"})
+                       "three (T-junction; an upgrade always)",
+        "minItems": 2, "maxItems": 3, "uniqueItems": True})
     upgrade = flag("true to upgrade the trail already there (default false)")
 
     @ma.post_load
@@ -293,7 +322,7 @@ class PickSchema(ma.Schema):
     """Goods a Hauler's Hut takes from another building."""
 
     good = good_type(required=True)
-    count = int32(required=True)
+    count = int32(required=True, accepted=(1, MAX_GOODS_COUNT))
     origin = position(required=True, data_key="from")
 
     @ma.post_load
@@ -369,9 +398,9 @@ class BuildTrailsSchema(_ActionSchema):
     message = game_pb2.BuildTrails
     player = seat(required=True)
     trails = ma.fields.List(ma.fields.Nested(TrailWorkSchema), required=True, metadata={
-        "description": f"1 to {MAX_TILES} trails, in order; a later one may touch or upgrade "
+        "description": f"1 to {MAX_PARTS} trails, in order; a later one may touch or upgrade "
                        "an earlier one",
-        "minItems": 1, "maxItems": MAX_TILES})
+        "minItems": 1, "maxItems": MAX_PARTS})
     payment = payment("the stone or wood paid: 1 a trail, 2 a new T-junction, 1 an upgrade")
 
 
@@ -393,7 +422,7 @@ class TransportSchema(_ActionSchema):
     message = game_pb2.Transport
     player = seat(required=True)
     good = good_type(required=True)
-    count = int32(metadata={"description": "how many (default 1)"})
+    count = int32(accepted=(1, MAX_MOVE_COUNT), metadata={"description": "how many (default 1)"})
     origin = position(required=True, data_key="from")
     destination = position(required=True, data_key="to")
 
@@ -408,7 +437,7 @@ class HaulSchema(_ActionSchema):
     player = seat(required=True)
     hut = position(required=True, data_key="to")
     picks = ma.fields.List(ma.fields.Nested(PickSchema), required=True, metadata={
-        "description": "the goods the hut takes, and from where", "maxItems": MAX_TILES})
+        "description": "the goods the hut takes, and from where", "maxItems": MAX_PARTS})
 
 
 class ProcessSchema(_ActionSchema):
@@ -448,13 +477,22 @@ ACTION_SCHEMAS: dict[str, type[_ActionSchema]] = {schema.kind: schema for schema
     HaulSchema, ProcessSchema, EndRoundSchema, DrawTilesSchema)}
 
 
+ACTION = Component("FoxgloveAction", (
+    "An action of a Foxglove Farm game, by its `action`: production, construction "
+    "(building, trails, passing), transportation (transports, hauls, processing runs, "
+    "ending the fourth round), or the tiles drawn for the central board."))
+
+
 def action_field(**kwargs: Any) -> Tagged:
-    return Tagged(ACTION_SCHEMAS, "an action", tag="action", oneof="action", **kwargs)
+    return Tagged(ACTION_SCHEMAS, "an action", component=ACTION, tag="action",
+                  oneof="action", **kwargs)
 
 
 # -- requests and answers ----------------------------------------------------------------
 
 class FoxgloveLegalMovesRequestSchema(ma.Schema):
+    """A state to list the legal actions of."""
+
     state = ma.fields.Nested(FoxgloveGameStateSchema, required=True)
 
     @ma.post_load
@@ -467,30 +505,35 @@ class FoxgloveTurnSchema(SetFieldsSchema):
     """Who acts next and what the game waits for."""
 
     player = ma.fields.Integer(metadata={
+        **limits(*SEAT),
         "description": "the seat that acts next: in construction the current player; in "
                        "production and transportation, where players act in any order, the "
                        "first still to act from the start player clockwise; absent when no "
                        "player does (tiles to draw, the game over)"})
-    expected = ProtoEnum(game_pb2.Expectation, "an expectation", dump_default=None,
-                         allow_none=True, metadata={
+    expected = ProtoEnum(game_pb2.Expectation, "an expectation", about=(
+        "What a game waits for: produce, construct (build or pass), transport (transports, "
+        "hauls, processing, ending the fourth round) or draw_tiles."),
+                         dump_default=None, required=True, allow_none=True, metadata={
         "description": "what the game waits for: produce, construct (build or pass), "
                        "transport (transports, hauls, processing, ending the fourth round) "
                        "or draw_tiles; null once the game is over"})
 
 
-class GoodsOnHandSchema(ma.Schema):
+class GoodsOnHandSchema(AnswerSchema):
     """Goods on a building: what a payment can take."""
 
-    player = ma.fields.Integer(metadata={"description": "the seat whose town it is"})
-    row = ma.fields.Integer()
-    col = ma.fields.Integer()
-    building = ma.fields.String()
-    goods = GoodsField()
+    player = answered_int("the seat whose town it is", **limits(*SEAT))
+    row = answered_int(**limits(*COORDINATE))
+    col = answered_int(**limits(*COORDINATE))
+    building = ma.fields.String(required=True, metadata={"description": "the building's id"})
+    goods = GoodsField(required=True)
 
 
-class FoxgloveLegalMovesSchema(ma.Schema):
-    turn = ma.fields.Nested(FoxgloveTurnSchema)
-    moves = ma.fields.List(action_field(), metadata={
+class FoxgloveLegalMovesSchema(AnswerSchema):
+    """Whose turn it is, every legal action, and the goods that can pay."""
+
+    turn = ma.fields.Nested(FoxgloveTurnSchema, required=True)
+    moves = ma.fields.List(action_field(), required=True, metadata={
         "description": "every legal action, each once: passing; each building on offer the "
                        "player can pay for at each free position and each single trail built "
                        "or upgraded, both with a default payment (from the town's buildings "
@@ -498,12 +541,14 @@ class FoxgloveLegalMovesSchema(ma.Schema):
                        "the default choices; ending the fourth round. Several trails at once, "
                        "other payments, hauls and choices are the player's to compose. Empty "
                        "while tiles are to be drawn and once the game is over"})
-    goods_on_hand = ma.fields.List(ma.fields.Nested(GoodsOnHandSchema), metadata={
+    goods_on_hand = ma.fields.List(ma.fields.Nested(GoodsOnHandSchema), required=True, metadata={
         "description": "every building holding goods, in seat order then town order: what a "
                        "payment can take"})
 
 
 class FoxgloveValidateActionRequestSchema(ma.Schema):
+    """A state and an action to judge in it."""
+
     state = ma.fields.Nested(FoxgloveGameStateSchema, required=True)
     action = action_field(required=True)
 
@@ -514,7 +559,9 @@ class FoxgloveValidateActionRequestSchema(ma.Schema):
 
 
 class FoxgloveActionVerdictSchema(SetFieldsSchema):
-    legal = ma.fields.Boolean(dump_default=False)
+    """Legal, with the state after the action; or illegal, with every rule it breaks."""
+
+    legal = ma.fields.Boolean(dump_default=False, required=True)
     state = ma.fields.Nested(FoxgloveGameStateSchema, attribute="next_state", metadata={
         "description": "when legal: the state after the action, to send with the next one"})
     violations = ma.fields.List(ma.fields.Nested(ViolationSchema), metadata={
@@ -523,6 +570,8 @@ class FoxgloveActionVerdictSchema(SetFieldsSchema):
 
 
 class FoxgloveReplayGameRequestSchema(ma.Schema):
+    """A game's setup and its log."""
+
     setup = ma.fields.Nested(FoxgloveGameSetupSchema, required=True)
     actions = ma.fields.List(action_field(), required=True, metadata={
         "description": f"the actions since the setup, in order; at most {MAX_LOG_ACTIONS} "
@@ -534,38 +583,44 @@ class FoxgloveReplayGameRequestSchema(ma.Schema):
         return service_pb2.ReplayGameRequest(**data)
 
 
-class FoxgloveSoloOutcomeSchema(ma.Schema):
+class FoxgloveSoloOutcomeSchema(AnswerSchema):
     """How a finished solo game's total measures up to its setup's score thresholds."""
 
-    setup = ma.fields.Integer(metadata={
-        "description": f"the solo setup's number, 1 to {len(SOLO_SETUPS)}"})
-    name = ma.fields.String(metadata={
+    setup = answered_int(f"the solo setup's number, 1 to {len(SOLO_SETUPS)}",
+                         **limits(1, len(SOLO_SETUPS)))
+    name = ma.fields.String(required=True, metadata={
         "description": "the setup's name in the rulebook (\"Food Festival\")"})
-    thresholds = ma.fields.List(ma.fields.Integer(), metadata={
+    thresholds = ma.fields.List(ma.fields.Integer(), required=True, metadata={
         "description": "the setup's score thresholds, lowest first"})
-    reached = ma.fields.List(ma.fields.Integer(), metadata={
+    reached = ma.fields.List(ma.fields.Integer(), required=True, metadata={
         "description": "the thresholds the player's total (score track plus end-game "
                        "points, as in `standings`) reached: each one it is at least, "
                        "lowest first; empty when none"})
 
 
 class FoxgloveGameReplaySchema(SetFieldsSchema):
-    legal = ma.fields.Boolean(dump_default=False, metadata={
+    """A log replayed: how far it is legal, the state it reaches, and once the game is
+    over, the scores and winners."""
+
+    legal = ma.fields.Boolean(dump_default=False, required=True, metadata={
         "description": "true when every action of the log is legal"})
     illegal_index = ma.fields.Integer(metadata={
-        "description": "the index of the first illegal action in `actions`, if any"})
+        "description": "the index of the first illegal action in `actions`, if any",
+        **limits(0, MAX_LOG_ACTIONS - 1)})
     violations = ma.fields.List(ma.fields.Nested(ViolationSchema), metadata={
         "description": "the rules the first illegal action breaks, each pointing into "
                        "/actions/<index>"})
     state = ma.fields.Nested(FoxgloveGameStateSchema, metadata={
         "description": "the state after the last legal action"})
     standings = ma.fields.List(ma.fields.Nested(TownStandingSchema), metadata={
-        "description": "once the game is over: the players ordered by place (FF-R16)"})
+        "description": "once the game is over: the players ordered by place (FF-R16)",
+        "minItems": 1, "maxItems": MAX_PLAYERS})
     winners = ma.fields.List(ma.fields.String(), metadata={
-        "description": "once the game is over: every player in first place"})
+        "description": "once the game is over: every player in first place",
+        "minItems": 1, "maxItems": MAX_PLAYERS})
     scores = ma.fields.List(ma.fields.Nested(TownScoreSchema), metadata={
         "description": "once the game is over: each town's score, end-game effects "
-                       "included, in seat order"})
+                       "included, in seat order", "minItems": 1, "maxItems": MAX_PLAYERS})
     solo = ma.fields.Nested(FoxgloveSoloOutcomeSchema, metadata={
         "description": "once a solo game is over: the score thresholds of its setup the "
                        "player's total reached (FF-R20); absent with 2 to 4 players and "

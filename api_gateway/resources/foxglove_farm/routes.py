@@ -3,11 +3,14 @@ round, and referee a whole game action by action."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2_grpc as service_grpc
 
 from ... import engine
 from ...blueprint import Blueprint
+from ..examples import Examples
 from .game_schemas import (
     FoxgloveActionVerdictSchema,
     FoxgloveGameReplaySchema,
@@ -34,12 +37,15 @@ blueprint = Blueprint("foxglove-farm", __name__, url_prefix="/v1/foxglove-farm",
                                   "the final round, and referee a game of four rounds action "
                                   "by action.")
 
+EXAMPLES = Examples(Path(__file__).with_name("examples.json"))
+
 
 def _stub() -> service_grpc.FoxgloveFarmServiceStub:
     return engine.stub(service_grpc.FoxgloveFarmServiceStub)
 
 
 @blueprint.json_post("/score", ScoreTownSchema, TownScoreSchema)
+@EXAMPLES.operation("scoreFoxgloveFarmTown")
 def score(town):  # type: ignore[no-untyped-def]
     """Score a town after the fourth round: score track plus each end-game effect.
 
@@ -54,18 +60,21 @@ def score(town):  # type: ignore[no-untyped-def]
 
 
 @blueprint.json_post("/rank", RankTownsSchema, TownRankingSchema)
+@EXAMPLES.operation("rankFoxgloveFarmPlayers")
 def rank(request):  # type: ignore[no-untyped-def]
     """Score and place 1 to 4 players, with the rulebook's tie-breaks (FF-R16)."""
     return engine.call(_stub().RankPlayers, request)
 
 
 @blueprint.json_post("/transport/validate", TransportRequestSchema, TransportVerdictSchema)
+@EXAMPLES.operation("validateFoxgloveFarmTransport")
 def validate_transport(request):  # type: ignore[no-untyped-def]
     """Rule on one transport: an illegal move is a 200 answer with ``legal`` false."""
     return engine.call(_stub().ValidateTransport, request)
 
 
-@blueprint.json_post("/final-round/plan", TownSchema, FinalRoundPlanSchema, expensive=True)
+@blueprint.json_post("/final-round/plan", TownSchema, FinalRoundPlanSchema)
+@EXAMPLES.operation("planFoxgloveFarmFinalRound")
 def plan_final_round(town):  # type: ignore[no-untyped-def]
     """The best total any legal sequence of transports and processing runs reaches from a
     town as the fourth round's transportation and processing begin, and a plan for it."""
@@ -75,6 +84,7 @@ def plan_final_round(town):  # type: ignore[no-untyped-def]
 
 
 @blueprint.json_post("/games", FoxgloveGameSetupSchema, FoxgloveGameStateSchema)
+@EXAMPLES.operation("startFoxgloveFarmGame")
 def new_game(setup):  # type: ignore[no-untyped-def]
     """Start a game of four rounds from its setup: the state before the first production."""
     answer = engine.call(_stub().NewGame, service_pb2.NewGameRequest(setup=setup),
@@ -83,6 +93,7 @@ def new_game(setup):  # type: ignore[no-untyped-def]
 
 
 @blueprint.json_post("/legal-moves", FoxgloveLegalMovesRequestSchema, FoxgloveLegalMovesSchema)
+@EXAMPLES.operation("listFoxgloveFarmLegalMoves")
 def legal_moves(request):  # type: ignore[no-untyped-def]
     """Whose turn it is, every legal action, and the goods on each building.
 
@@ -94,6 +105,7 @@ def legal_moves(request):  # type: ignore[no-untyped-def]
 
 @blueprint.json_post("/actions/validate", FoxgloveValidateActionRequestSchema,
                      FoxgloveActionVerdictSchema)
+@EXAMPLES.operation("validateFoxgloveFarmAction")
 def validate_action(request):  # type: ignore[no-untyped-def]
     """Judge an action: the next state, or every rule it breaks.
 
@@ -105,7 +117,8 @@ def validate_action(request):  # type: ignore[no-untyped-def]
 
 
 @blueprint.json_post("/games/replay", FoxgloveReplayGameRequestSchema,
-                     FoxgloveGameReplaySchema, expensive=True)
+                     FoxgloveGameReplaySchema)
+@EXAMPLES.operation("replayFoxgloveFarmGame")
 def replay_game(request):  # type: ignore[no-untyped-def]
     """Replay a game's log to its end or its first illegal action; once the game is over,
     the final scores and the winners (FF-R16)."""

@@ -18,24 +18,31 @@ from google.protobuf import json_format, struct_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from referee.foxglove_farm.v1 import planning_pb2, scoring_pb2, town_pb2, transport_pb2
 from tabletop_rules.foxglove_farm.catalog import MAX_DEFINITIONS
+from tabletop_rules.foxglove_farm.model import MAX_SCORE_TRACK
+from tabletop_rules.foxglove_farm.town import MAX_COORDINATE, MAX_GOODS_COUNT, MAX_TILES
+from tabletop_rules.foxglove_farm.transcription import MAX_BUILDING_ID_LENGTH
+from tabletop_rules.foxglove_farm.transport import MAX_MOVE_COUNT
 from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 from tabletop_rules.foxglove_farm.readings import (
     MAX_CANDIDATES,
     MAX_DOUBTFUL_COUNTS,
     MIN_CANDIDATES,
 )
-from tabletop_rules.foxglove_farm.town import MAX_TILES
 
 from ...compiled import Compiler, Dump, Loader
 from ...fields import (
     INT32_MAX,
     INT32_MIN,
+    AnswerSchema,
+    Component,
     PresentNested,
     ProtoEnum,
     Tagged,
+    limits,
     set_fields,
     whole_number,
 )
+from ...versions import catalog_version_field, rules_version_field
 from ...violations import ViolationSchema
 
 MAX_CATALOG_DEPTH = 16
@@ -45,25 +52,63 @@ MAX_EXACT_INTEGER = 2**53
 """Catalog numbers travel as doubles (``google.protobuf.Struct``); larger ones do not fit."""
 
 
+COORDINATE = (-MAX_COORDINATE, MAX_COORDINATE)
+"""A town's rows and columns: the table's extent."""
+
+SEAT = (0, MAX_PLAYERS - 1)
+"""A seat's range: an index in a game's players."""
+
+
 def int32(**kwargs: Any) -> ma.fields.Integer:
-    """Any whole number the wire carries; the rules say which are in range."""
+    """Any whole number the wire carries; the rules say which are in range (``accepted``:
+    the range they accept, documented)."""
     return whole_number(INT32_MIN, INT32_MAX, **kwargs)
 
 
+def coordinate(**kwargs: Any) -> ma.fields.Integer:
+    return int32(accepted=COORDINATE, **kwargs)
+
+
 def good_type(**kwargs: Any) -> ProtoEnum:
-    return ProtoEnum(town_pb2.Good, "a goods type", **kwargs)
+    return ProtoEnum(town_pb2.Good, "a goods type", about="A type of goods.", **kwargs)
 
 
 def side(**kwargs: Any) -> ProtoEnum:
     """A side of a tile, named N, E, S or W as the contract does."""
-    return ProtoEnum(town_pb2.Side, "a side", upper_case=True, **kwargs)
+    return ProtoEnum(town_pb2.Side, "a side", upper_case=True, about=(
+        "A side of a tile: N toward row - 1, S toward row + 1, W toward col - 1, E toward "
+        "col + 1."), **kwargs)
+
+
+def variant(**kwargs: Any) -> ProtoEnum:
+    return ProtoEnum(town_pb2.Variant, "a variant", about=(
+        "The transport rule a town plays by: standard, or expert (the Expert Variant, "
+        "FF-R2)."), **kwargs)
+
+
+def building_name(**kwargs: Any) -> ma.fields.String:
+    metadata = {"maxLength": MAX_BUILDING_ID_LENGTH, **kwargs.pop("metadata", {})}
+    return ma.fields.String(metadata=metadata, **kwargs)
+
+
+def player_name(**kwargs: Any) -> ma.fields.String:
+    return ma.fields.String(metadata={
+        "minLength": 1, "maxLength": MAX_NAME_LENGTH,
+        "description": "the player's name; distinct names in one request"}, **kwargs)
+
+
+GOODS = Component("Goods", (
+    "Goods by type, e.g. {\"wood\": 2, \"sheep\": 8}: a type left out is none."))
 
 
 class GoodsField(ma.fields.Dict):
     """A goods object, ``{"wood": 2}``: absent types are none, and none are left out."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(keys=good_type(), values=whole_number(), **kwargs)
+        metadata = {"component": GOODS, **kwargs.pop("metadata", {})}
+        super().__init__(keys=good_type(),
+                         values=whole_number(accepted=(0, MAX_GOODS_COUNT)),
+                         metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
                      **kwargs: Any) -> town_pb2.Goods:
@@ -85,10 +130,15 @@ class GoodsField(ma.fields.Dict):
         return lambda value: None if value is None else set_fields(value)
 
 
+def goods_count() -> ma.fields.Integer:
+    """A building's count of one good."""
+    return whole_number(accepted=(0, MAX_GOODS_COUNT))
+
+
 class CountCandidatesSchema(ma.Schema):
     """A goods count read in doubt: the counts it may be."""
 
-    candidates = ma.fields.List(whole_number(), required=True, metadata={
+    candidates = ma.fields.List(goods_count(), required=True, metadata={
         "description": f"{MIN_CANDIDATES} to {MAX_CANDIDATES} counts, the likeliest first "
                        "(another number is a 422 naming the limit)",
         "minItems": MIN_CANDIDATES, "maxItems": MAX_CANDIDATES})
@@ -104,7 +154,7 @@ class CountField(ma.fields.Field):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.count = whole_number()
+        self.count = goods_count()
         self.doubtful = CountCandidatesSchema()
 
     def _deserialize(self, value: Any, attr: str | None, data: Any,
@@ -130,12 +180,20 @@ class ReadGoods(NamedTuple):
     doubtful: list[town_pb2.DoubtfulGoods]
 
 
+SCORE_GOODS = Component("ScoreGoods", (
+    "Goods by type on a building of a town to score, each count a whole number or a "
+    "doubtful reading, e.g. {\"wood\": 2, \"sheep\": {\"candidates\": [7, 8]}}: a type "
+    f"left out is none; at most {MAX_DOUBTFUL_COUNTS} doubtful counts in a town (more is a "
+    "422 naming the limit)."))
+
+
 class DoubtfulGoodsField(ma.fields.Dict):
     """The goods of a building of a town to score, each count a whole number or a
     doubtful reading: ``{"wood": 2, "sheep": {"candidates": [7, 8]}}``."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(keys=good_type(), values=CountField(), **kwargs)
+        metadata = {"component": SCORE_GOODS, **kwargs.pop("metadata", {})}
+        super().__init__(keys=good_type(), values=CountField(), metadata=metadata, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
                      **kwargs: Any) -> ReadGoods:
@@ -179,14 +237,18 @@ def _unfit(value: Any, depth: int) -> Any:
     return found or None
 
 
+CATALOG = Component("Catalog", (
+    "Building definitions by id that add to or override the built-in catalog, in the "
+    f"format of docs/foxglove-catalog.md; at most {MAX_DEFINITIONS}."))
+
+
 class CatalogField(ma.fields.Field):
     """The town's ``catalog``: building definitions by id, carried as JSON to the engine."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(metadata={"type": "object", "description": (
-            "building definitions by id that add to or override the built-in catalog, "
-            f"in the format of docs/foxglove-catalog.md; at most {MAX_DEFINITIONS}"),
-            "maxProperties": MAX_DEFINITIONS}, **kwargs)
+        super().__init__(metadata={"type": "object", "component": CATALOG,
+                                   "maxProperties": MAX_DEFINITIONS,
+                                   **kwargs.pop("metadata", {})}, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
                      **kwargs: Any) -> struct_pb2.Struct:
@@ -213,8 +275,8 @@ class CatalogField(ma.fields.Field):
 class TownPositionSchema(ma.Schema):
     """A square of the town: ``row`` grows to the south, ``col`` to the east."""
 
-    row = int32(required=True)
-    col = int32(required=True)
+    row = coordinate(required=True)
+    col = coordinate(required=True)
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> town_pb2.Position:
@@ -225,13 +287,17 @@ def position(**kwargs: Any) -> ma.fields.Nested:
     return ma.fields.Nested(TownPositionSchema, **kwargs)
 
 
+PATH = Component("Path", (
+    "A route along the trails, [[row, col], ...], origin and destination included."))
+
+
 class PathField(ma.fields.Field):
     """A route as the contract writes it: ``[[row, col], ...]``, both ends included."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(metadata={"type": "array", "items": {
-            "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
-            "description": "[[row, col], ...], origin and destination included"}, **kwargs)
+        super().__init__(metadata={"type": "array", "component": PATH, "minItems": 2, "items": {
+            "type": "array", "items": {"type": "integer", **limits(*COORDINATE)},
+            "minItems": 2, "maxItems": 2}, **kwargs.pop("metadata", {})}, **kwargs)
 
     def _serialize(self, value: Any, attr: str | None, obj: Any,
                    **kwargs: Any) -> list[list[int]] | None:
@@ -244,12 +310,13 @@ class PathField(ma.fields.Field):
 class TownTileSchema(ma.Schema):
     """A building tile (its id and goods) or a trail tile (its open sides) at a position."""
 
-    row = int32(required=True)
-    col = int32(required=True)
-    building = ma.fields.String(metadata={"description": (
+    row = coordinate(required=True)
+    col = coordinate(required=True)
+    building = building_name(metadata={"description": (
         "a building id: the rulebook's name in snake_case, apostrophes dropped")})
     trail = ma.fields.List(side(), metadata={"description": (
-        "the open sides: two opposite, two neighbouring, or three")})
+        "the open sides: two opposite, two neighbouring, or three"), "minItems": 2,
+        "maxItems": 3, "uniqueItems": True})
     goods = GoodsField(allow_none=True, metadata={"description": "goods on a building"})
 
     @ma.validates_schema
@@ -302,8 +369,8 @@ class ScoreTownTileSchema(TownTileSchema):
 class TownSchema(ma.Schema):
     """One player's town: its variant, score track, tiles and catalog additions."""
 
-    variant = ProtoEnum(town_pb2.Variant, "a variant", load_default=town_pb2.VARIANT_STANDARD)
-    score_track = whole_number(load_default=0, metadata={
+    variant = variant(load_default=town_pb2.VARIANT_STANDARD)
+    score_track = whole_number(load_default=0, accepted=(0, MAX_SCORE_TRACK), metadata={
         "description": "the points on the score track, laps counted"})
     tiles = ma.fields.List(ma.fields.Nested(TownTileSchema), required=True, metadata={
         "description": f"every tile (at most {MAX_TILES}; more is a 422 naming the limit); "
@@ -335,7 +402,7 @@ class ScoreTownSchema(TownSchema):
 class TownPlayerSchema(ma.Schema):
     """A named player's town."""
 
-    name = ma.fields.String(required=True, metadata={"maxLength": MAX_NAME_LENGTH})
+    name = player_name(required=True)
     town = ma.fields.Nested(TownSchema, required=True)
 
 
@@ -356,7 +423,7 @@ class TransportMoveSchema(ma.Schema):
     """Goods to move from one building to another along the trails."""
 
     good = good_type(required=True)
-    count = int32(metadata={"description": "how many (default 1)"})
+    count = int32(accepted=(1, MAX_MOVE_COUNT), metadata={"description": "how many (default 1)"})
     origin = position(required=True, data_key="from")
     destination = position(required=True, data_key="to")
 
@@ -377,79 +444,116 @@ class TransportRequestSchema(ma.Schema):
         return service_pb2.ValidateTransportRequest(**data)
 
 
-class EndGameEntrySchema(ma.Schema):
-    building = ma.fields.String()
-    row = ma.fields.Integer()
-    col = ma.fields.Integer()
-    points = ma.fields.Integer()
-    explanation = ma.fields.String()
-    rule = ma.fields.String(metadata={"description": "the ruling applied, e.g. FF-R7"})
+# Answers: every field is written in every answer (``required``), unless it says when.
+
+def answered_int(description: str | None = None, **metadata: Any) -> ma.fields.Integer:
+    """A whole number every answer holds."""
+    if description:
+        metadata["description"] = description
+    return ma.fields.Integer(required=True, metadata=metadata)
 
 
-class DoubtfulCountSchema(ma.Schema):
+def count(description: str | None = None) -> ma.fields.Integer:
+    """A whole number every answer holds, never negative."""
+    return answered_int(description, minimum=0)
+
+
+class DoubtfulCountSchema(AnswerSchema):
     """What one doubtful goods count does to the total."""
 
-    row = ma.fields.Integer()
-    col = ma.fields.Integer()
-    good = good_type()
-    pointer = ma.fields.String(metadata={"description": "the count in the town, as a JSON "
-                                                        "Pointer (/tiles/3/goods/sheep)"})
-    decides = ma.fields.Boolean(metadata={"description": (
+    row = answered_int("the building's row", **limits(*COORDINATE))
+    col = answered_int("the building's column", **limits(*COORDINATE))
+    good = good_type(required=True, metadata={"description": "the good counted"})
+    pointer = ma.fields.String(required=True, metadata={
+        "description": "the count in the town, as a JSON Pointer (/tiles/3/goods/sheep)"})
+    decides = ma.fields.Boolean(required=True, metadata={"description": (
         "true when the total depends on which candidate the count is (for some possible "
         "reading of the other doubtful counts): ask the player to check it")})
-    totals = ma.fields.List(ma.fields.Integer(), metadata={"description": (
-        "for each candidate, in the request's order: the total with it there and every "
-        "other doubtful count at its likeliest")})
+    totals = ma.fields.List(ma.fields.Integer(metadata={"minimum": 0}), required=True,
+                            metadata={
+        "description": "for each candidate, in the request's order: the total with it "
+                       "there and every other doubtful count at its likeliest",
+        "minItems": MIN_CANDIDATES, "maxItems": MAX_CANDIDATES})
 
 
-class TownUncertaintySchema(ma.Schema):
-    """The totals a town with doubtful goods counts may come to."""
+class TownUncertaintySchema(AnswerSchema):
+    """The totals a town with doubtful goods counts may come to: what the readings other
+    than the likeliest score."""
 
-    readings = ma.fields.Integer(metadata={"description": (
-        "how many possible readings there are: those where every building holds what it "
-        "may (FF-R19)")})
-    lowest_total = ma.fields.Integer()
-    highest_total = ma.fields.Integer()
-    likely_total = ma.fields.Integer(metadata={"description": (
-        "the likeliest reading's total (each count at its first candidate): the answer's "
-        "total")})
-    counts = ma.fields.List(ma.fields.Nested(DoubtfulCountSchema), metadata={
-        "description": "each doubtful count, in the town's order"})
+    readings = count("how many possible readings there are: those where every building "
+                     "holds what it may (FF-R19)")
+    lowest_total = count("the lowest total of any possible reading")
+    highest_total = count("the highest total of any possible reading")
+    likely_total = count("the likeliest reading's total (each count at its first "
+                         "candidate): the answer's total")
+    counts = ma.fields.List(ma.fields.Nested(DoubtfulCountSchema), required=True, metadata={
+        "description": "each doubtful count, in the town's order", "minItems": 1,
+        "maxItems": MAX_DOUBTFUL_COUNTS})
 
 
-class TownScoreSchema(ma.Schema):
-    total = ma.fields.Integer(metadata={"description": "score track + end-game points, "
-                                                       "never below 0 (FF-R18)"})
-    score_track = ma.fields.Integer()
-    end_game_points = ma.fields.Integer()
-    end_game = ma.fields.List(ma.fields.Nested(EndGameEntrySchema))
-    goods_remaining = ma.fields.Integer()
-    tile_count = ma.fields.Integer(metadata={"description": "the starting tile counts as two"})
+class EndGameEntrySchema(AnswerSchema):
+    """What one building's end-game effect scores (FF-R6 to FF-R8), and why."""
+
+    building = ma.fields.String(required=True, metadata={"description": "the building's id"})
+    row = answered_int(**limits(*COORDINATE))
+    col = answered_int(**limits(*COORDINATE))
+    points = answered_int()
+    explanation = ma.fields.String(required=True, metadata={"description": "why, for the players"})
+    rule = ma.fields.String(required=True, metadata={
+        "description": "the ruling applied, e.g. FF-R7"})
+
+
+class TownScoreSchema(AnswerSchema):
+    """A town's final total: its score track plus each end-game effect."""
+
+    total = count("score track + end-game points, never below 0 (FF-R18)")
+    score_track = count()
+    end_game_points = answered_int("the end-game effects' points")
+    end_game = ma.fields.List(ma.fields.Nested(EndGameEntrySchema), required=True, metadata={
+        "description": "each end-game effect, in town order"})
+    goods_remaining = count("goods left in the town (a tie-break, FF-R16)")
+    tile_count = count("building and trail tiles, the starting tile as two (a tie-break, "
+                       "FF-R16)")
     uncertainty = PresentNested(TownUncertaintySchema, metadata={"description": (
         "only for a town with doubtful goods counts: what the other readings score; the "
-        "fields above describe the likeliest reading")})
+        "fields above then describe the likeliest reading")})
+    rules_version = rules_version_field()
+    catalog_version = catalog_version_field()
 
 
-class TownStandingSchema(ma.Schema):
-    name = ma.fields.String()
-    total = ma.fields.Integer()
-    goods_remaining = ma.fields.Integer()
-    tile_count = ma.fields.Integer()
-    place = ma.fields.Integer(metadata={"description": "1 is first; ties share a place"})
+class TownStandingSchema(AnswerSchema):
+    """A player's place, total and tie-breaks (FF-R16)."""
+
+    name = ma.fields.String(required=True)
+    total = count()
+    goods_remaining = count()
+    tile_count = count()
+    place = answered_int("1 is first; ties share a place", **limits(1, MAX_PLAYERS))
 
 
-class TownRankingSchema(ma.Schema):
-    standings = ma.fields.List(ma.fields.Nested(TownStandingSchema))
-    winners = ma.fields.List(ma.fields.String())
+class TownRankingSchema(AnswerSchema):
+    """The players ordered by place, and the winners."""
+
+    standings = ma.fields.List(ma.fields.Nested(TownStandingSchema), required=True, metadata={
+        "description": "the players ordered by place (FF-R16)", "minItems": 1,
+        "maxItems": MAX_PLAYERS})
+    winners = ma.fields.List(ma.fields.String(), required=True, metadata={
+        "description": "every player in first place (more than one on a tie)",
+        "minItems": 1, "maxItems": MAX_PLAYERS})
+    rules_version = rules_version_field()
+    catalog_version = catalog_version_field()
 
 
-class TransportVerdictSchema(ma.Schema):
+class TransportVerdictSchema(AnswerSchema):
     """Legal, with the route and the town after; or illegal, with every violation."""
 
-    legal = ma.fields.Boolean()
-    path = PathField()
-    town = ma.fields.Nested(TownSchema)
-    violations = ma.fields.List(ma.fields.Nested(ViolationSchema))
+    legal = ma.fields.Boolean(required=True)
+    path = PathField(metadata={"description": "when legal: the route the goods take"})
+    town = ma.fields.Nested(TownSchema, metadata={
+        "description": "when legal: the town after the move, with the request's catalog, "
+                       "to send with the next one"})
+    violations = ma.fields.List(ma.fields.Nested(ViolationSchema), metadata={
+        "description": "when illegal: every rule the move breaks", "minItems": 1})
 
     @ma.pre_dump
     def from_proto(self, answer: service_pb2.ValidateTransportResponse, **kwargs: Any
@@ -461,10 +565,10 @@ class TransportVerdictSchema(ma.Schema):
 
 def step_action(kind: str) -> ma.fields.Constant:
     """A plan step's ``action``: always ``kind``."""
-    return ma.fields.Constant(kind, metadata={"type": "string", "enum": [kind]})
+    return ma.fields.Constant(kind, required=True, metadata={"type": "string", "const": kind})
 
 
-class _StepSchema(ma.Schema):
+class _StepSchema(AnswerSchema):
     """A plan step: the :class:`Tagged` field hands over the whole ``PlanStep``, and the
     schema named by its ``action`` writes that member."""
 
@@ -480,17 +584,19 @@ class MoveStepSchema(_StepSchema):
 
     kind = "move"
     action = step_action(kind)
-    good = good_type()
-    count = ma.fields.Integer()
-    origin = position(data_key="from")
-    destination = position(data_key="to")
-    path = PathField()
+    good = good_type(required=True)
+    count = answered_int(**limits(1, MAX_MOVE_COUNT))
+    origin = position(data_key="from", required=True)
+    destination = position(data_key="to", required=True)
+    path = PathField(required=True)
 
 
-class ProcessChoiceSchema(ma.Schema):
-    row = ma.fields.Integer()
-    col = ma.fields.Integer()
-    goods = GoodsField(metadata={"description": "what the building is left with"})
+class ProcessChoiceSchema(AnswerSchema):
+    """A building's goods after a processing run, where FF-R4 leaves a choice."""
+
+    row = answered_int(**limits(*COORDINATE))
+    col = answered_int(**limits(*COORDINATE))
+    goods = GoodsField(required=True, metadata={"description": "what the building is left with"})
 
 
 class ProcessStepSchema(_StepSchema):
@@ -499,8 +605,9 @@ class ProcessStepSchema(_StepSchema):
 
     kind = "process"
     action = step_action(kind)
-    points = ma.fields.Integer()
-    choices = ma.fields.List(ma.fields.Nested(ProcessChoiceSchema))
+    points = count("the points the run scores")
+    choices = ma.fields.List(ma.fields.Nested(ProcessChoiceSchema), metadata={
+        "description": "only where FF-R4 leaves a choice", "minItems": 1})
 
     @ma.pre_dump
     def member(self, step: planning_pb2.PlanStep, **kwargs: Any) -> dict[str, Any]:
@@ -508,10 +615,12 @@ class ProcessStepSchema(_StepSchema):
         return {"points": run.points, **({"choices": run.choices} if run.choices else {})}
 
 
-class HaulPickSchema(ma.Schema):
-    good = good_type()
-    count = ma.fields.Integer()
-    origin = position(data_key="from")
+class HaulPickSchema(AnswerSchema):
+    """Goods a Hauler's Hut takes from a building."""
+
+    good = good_type(required=True)
+    count = answered_int(minimum=1)
+    origin = position(data_key="from", required=True)
 
 
 class HaulStepSchema(_StepSchema):
@@ -519,23 +628,34 @@ class HaulStepSchema(_StepSchema):
 
     kind = "haul"
     action = step_action(kind)
-    hut = position(data_key="to")
-    picks = ma.fields.List(ma.fields.Nested(HaulPickSchema))
+    hut = position(data_key="to", required=True)
+    picks = ma.fields.List(ma.fields.Nested(HaulPickSchema), required=True)
 
 
-class FinalRoundPlanSchema(ma.Schema):
-    total = ma.fields.Integer(metadata={"description": (
-        "score_track + processing_points + end_game_points, never below 0 (FF-R18)")})
-    processing_points = ma.fields.Integer()
-    end_game_points = ma.fields.Integer()
-    goods_remaining = ma.fields.Integer(metadata={"description": (
-        "the fewest any plan with the best total leaves (FF-R16)")})
+PLAN_STEP = Component("PlanStep", (
+    "A step of a final-round plan, by its `action`: goods moved, a processing run, or goods "
+    "hauled onto a Hauler's Hut."))
+
+
+class FinalRoundPlanSchema(AnswerSchema):
+    """The best final total any legal sequence of transports and processing runs reaches,
+    and a plan that reaches it."""
+
+    total = count("score_track + processing_points + end_game_points, never below 0 "
+                  "(FF-R18)")
+    processing_points = count()
+    end_game_points = answered_int()
+    goods_remaining = count("the fewest any plan with the best total leaves (FF-R16)")
     steps = ma.fields.List(Tagged({s.kind: s for s in (MoveStepSchema, ProcessStepSchema,
                                                         HaulStepSchema)},
-                                  "a plan step", tag="action", oneof="action"))
-    optimal = ma.fields.Boolean(metadata={"description": (
+                                  "a plan step", component=PLAN_STEP, tag="action",
+                                  oneof="action"), required=True, metadata={
+        "description": "the plan's steps, in order"})
+    optimal = ma.fields.Boolean(required=True, metadata={"description": (
         "true when the total is proven the best; false when the planner's time ran out "
         "first and this is the best plan it found (never worse than a greedy plan)")})
-    upper_bound = ma.fields.Integer(metadata={"description": (
+    upper_bound = ma.fields.Integer(required=True, metadata={"description": (
         "the most any legal final round can total: total when optimal, otherwise the "
         "proven bound, so upper_bound - total is the most the plan could be improved")})
+    rules_version = rules_version_field()
+    catalog_version = catalog_version_field()

@@ -289,9 +289,16 @@ def _dump_field(value: Json, field: FieldDescriptor) -> Json:
         return {_dump_one(pair[key], key_field): pair[count] for pair in value}
     if field.full_name in PAIRS:
         return [[position["row"], position["col"]] for position in value]
+    if _is_map(field):  # answers only (versions, a catalog's provenance): an object
+        entry = _pair_type(field).fields_by_name["value"]
+        return {key: _dump_one(item, entry) for key, item in value.items()}
     if field.is_repeated:
         return [_dump_one(item, field) for item in value]
     return _dump_one(value, field)
+
+
+def _is_map(field: FieldDescriptor) -> bool:
+    return field.message_type is not None and field.message_type.GetOptions().map_entry
 
 
 def _dump_one(value: Json, field: FieldDescriptor) -> Json:

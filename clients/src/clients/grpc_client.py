@@ -7,8 +7,8 @@ what you send is what you get back.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar, overload
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal, TypeVar, overload
 
 import grpc
 from google.protobuf import wrappers_pb2
@@ -27,6 +27,7 @@ from referee.foxglove_farm.v1 import planning_pb2 as ff_planning_pb2
 from referee.foxglove_farm.v1 import scoring_pb2 as ff_scoring_pb2
 from referee.foxglove_farm.v1 import town_pb2 as ff_town_pb2
 from referee.foxglove_farm.v1 import transport_pb2 as ff_transport_pb2
+from referee.v1 import referee_service_pb2, referee_service_pb2_grpc
 
 from .contract_json import to_json, to_message
 from .errors import InvalidRequestError, RefereeError
@@ -47,9 +48,9 @@ class _Service:
     def _call(self, method: Callable[..., Message], request_type: type[Message],
               answer: str | None, **arguments: Any) -> Any:
         """Call ``method`` with a ``request_type`` built from ``arguments`` (the request's
-        fields); its ``answer`` field (or the whole response) in the form the first
-        argument came in: contract JSON or messages."""
-        as_json = _is_json(next(iter(arguments.values())))
+        fields); its ``answer`` field (or the whole response) in the form the arguments
+        came in: messages when they all are, contract JSON otherwise."""
+        as_json = not _are_messages(arguments.values())
         request = (to_message(request_type, arguments) if as_json
                    else request_type(**arguments))
         try:
@@ -62,10 +63,24 @@ class _Service:
         return [to_json(item) if as_json else item for item in picked]
 
 
-def _is_json(argument: Any) -> bool:
-    """True for the contract's JSON: an object, or a list of them."""
-    return isinstance(argument, Mapping) or (
-        isinstance(argument, list) and any(isinstance(item, Mapping) for item in argument))
+def _are_messages(arguments: Iterable[Any]) -> bool:
+    """True for the message API: every argument a message, or a list of them. Anything
+    else is the contract's JSON, read by :func:`.to_message`: JSON that no message can
+    carry (``"players": "Ana"``) is refused by pointer, as the gateway refuses it."""
+    return all(isinstance(argument, Message) or (
+        isinstance(argument, Sequence) and not isinstance(argument, (str, bytes))
+        and all(isinstance(item, Message) for item in argument)) for argument in arguments)
+
+
+def _ask(method: Callable[..., Message], request: Message, timeout: float,
+         as_json: bool) -> Any:
+    """Call ``method``, whose request says nothing: its answer as a message or, ``as_json``,
+    as the contract's JSON."""
+    try:
+        response = method(request, timeout=timeout)
+    except grpc.RpcError as error:
+        raise error_from_status(error) from None
+    return to_json(response) if as_json else response
 
 
 class DowntownFarmersMarketGrpc(_Service):
@@ -134,6 +149,17 @@ class DowntownFarmersMarketGrpc(_Service):
         """Replay a game's log to its end or first illegal move, with the result if over."""
         return self._call(self._stub.ReplayGame, dfm_pb2.ReplayGameRequest, None,
                           setup=setup, moves=moves)
+
+    @overload
+    def challenge_types(self, *, as_json: Literal[False] = False
+                        ) -> dfm_pb2.ListChallengeTypesResponse: ...
+    @overload
+    def challenge_types(self, *, as_json: Literal[True]) -> Json: ...
+
+    def challenge_types(self, *, as_json: bool = False) -> Any:
+        """The seven Challenge types, their parameters and the values each accepts."""
+        return _ask(self._stub.ListChallengeTypes, dfm_pb2.ListChallengeTypesRequest(),
+                    self.timeout, as_json)
 
 
 class FoxgloveFarmGrpc(_Service):
@@ -224,6 +250,15 @@ class FoxgloveFarmGrpc(_Service):
         return self._call(self._stub.ReplayGame, ff_pb2.ReplayGameRequest, None,
                           setup=setup, actions=actions)
 
+    @overload
+    def catalog(self, *, as_json: Literal[False] = False) -> ff_pb2.GetCatalogResponse: ...
+    @overload
+    def catalog(self, *, as_json: Literal[True]) -> Json: ...
+
+    def catalog(self, *, as_json: bool = False) -> Any:
+        """The built-in building catalog, with each value's provenance and its version."""
+        return _ask(self._stub.GetCatalog, ff_pb2.GetCatalogRequest(), self.timeout, as_json)
+
 
 class GrpcClient:
     """Calls the engine: ``client.foxglove_farm.score_town(town)``; errors are
@@ -237,6 +272,18 @@ class GrpcClient:
             dfm_grpc.DowntownFarmersMarketServiceStub(self.channel), timeout)
         self.foxglove_farm = FoxgloveFarmGrpc(ff_grpc.FoxgloveFarmServiceStub(self.channel),
                                               timeout)
+        self._referee = referee_service_pb2_grpc.RefereeServiceStub(self.channel)
+
+    @overload
+    def version(self, *, as_json: Literal[False] = False
+                ) -> referee_service_pb2.GetVersionResponse: ...
+    @overload
+    def version(self, *, as_json: Literal[True]) -> Json: ...
+
+    def version(self, *, as_json: bool = False) -> Any:
+        """The engine's release, and the rules and catalog versions its answers name."""
+        return _ask(self._referee.GetVersion, referee_service_pb2.GetVersionRequest(),
+                    self.timeout, as_json)
 
     def ready(self) -> bool:
         """True when the engine's health service says SERVING.

@@ -11,13 +11,15 @@ from .errors import InvalidRequestError, RefereeError
 
 Json = dict[str, Any]
 Post = Callable[[str, Json], Json]
+Get = Callable[[str], Json]
 
 
 class DowntownFarmersMarketRest:
     """``/v1/downtown-farmers-market``: bodies and answers are the contract's JSON."""
 
-    def __init__(self, post: Post) -> None:
+    def __init__(self, post: Post, get: Get) -> None:
         self._post = post
+        self._get = get
 
     def score_board(self, board: Json) -> Json:
         """Score one board (the contract's board JSON)."""
@@ -47,12 +49,17 @@ class DowntownFarmersMarketRest:
         return self._post("/v1/downtown-farmers-market/games/replay",
                           {"setup": setup, "moves": moves})
 
+    def challenge_types(self) -> Json:
+        """The seven Challenge types, their parameters and the values each accepts."""
+        return self._get("/v1/downtown-farmers-market/challenges")
+
 
 class FoxgloveFarmRest:
     """``/v1/foxglove-farm``: bodies and answers are the contract's JSON."""
 
-    def __init__(self, post: Post) -> None:
+    def __init__(self, post: Post, get: Get) -> None:
         self._post = post
+        self._get = get
 
     def score_town(self, town: Json) -> Json:
         """Score one town (the contract's town JSON)."""
@@ -87,6 +94,10 @@ class FoxgloveFarmRest:
         """Replay a game's log to its end or first illegal action, with the result if over."""
         return self._post("/v1/foxglove-farm/games/replay", {"setup": setup, "actions": actions})
 
+    def catalog(self) -> Json:
+        """The built-in building catalog, with each value's provenance and its version."""
+        return self._get("/v1/foxglove-farm/catalog")
+
 
 class RestClient:
     """Calls the gateway: ``client.downtown_farmers_market.score_board(board)``; answers
@@ -97,19 +108,26 @@ class RestClient:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.session = session or requests.Session()
-        self.downtown_farmers_market = DowntownFarmersMarketRest(self.post)
-        self.foxglove_farm = FoxgloveFarmRest(self.post)
+        self.downtown_farmers_market = DowntownFarmersMarketRest(self.post, self.get)
+        self.foxglove_farm = FoxgloveFarmRest(self.post, self.get)
 
     def ready(self) -> bool:
         """True when the gateway reaches a serving engine."""
         return self.session.get(f"{self.base_url}/readyz", timeout=self.timeout).ok
 
+    def version(self) -> Json:
+        """The gateway's and engine's releases, and the rules and catalog versions score
+        answers name."""
+        return self.get("/v1/version")
+
     def post(self, path: str, body: Json) -> Json:
         """POST ``body`` as JSON to ``path``; the JSON answer, or the problem raised."""
-        response = self.session.post(f"{self.base_url}{path}", json=body, timeout=self.timeout)
-        if response.ok:
-            return response.json()  # type: ignore[no-any-return]
-        raise error_from_problem(response)
+        return _answer(self.session.post(f"{self.base_url}{path}", json=body,
+                                          timeout=self.timeout))
+
+    def get(self, path: str) -> Json:
+        """GET ``path``; the JSON answer, or the problem raised."""
+        return _answer(self.session.get(f"{self.base_url}{path}", timeout=self.timeout))
 
     def close(self) -> None:
         self.session.close()
@@ -119,6 +137,12 @@ class RestClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _answer(response: requests.Response) -> Json:
+    if response.ok:
+        return response.json()  # type: ignore[no-any-return]
+    raise error_from_problem(response)
 
 
 def error_from_problem(response: requests.Response) -> RefereeError:

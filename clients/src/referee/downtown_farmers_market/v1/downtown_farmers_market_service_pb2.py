@@ -23,11 +23,12 @@ _sym_db = _symbol_database.Default()
 
 
 from referee.downtown_farmers_market.v1 import board_pb2 as referee_dot_downtown__farmers__market_dot_v1_dot_board__pb2
+from referee.downtown_farmers_market.v1 import challenge_types_pb2 as referee_dot_downtown__farmers__market_dot_v1_dot_challenge__types__pb2
 from referee.downtown_farmers_market.v1 import game_pb2 as referee_dot_downtown__farmers__market_dot_v1_dot_game__pb2
 from referee.downtown_farmers_market.v1 import scoring_pb2 as referee_dot_downtown__farmers__market_dot_v1_dot_scoring__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\nHreferee/downtown_farmers_market/v1/downtown_farmers_market_service.proto\x12\"referee.downtown_farmers_market.v1\x1a.referee/downtown_farmers_market/v1/board.proto\x1a-referee/downtown_farmers_market/v1/game.proto\x1a\x30referee/downtown_farmers_market/v1/scoring.proto\"M\n\x11ScoreBoardRequest\x12\x38\n\x05\x62oard\x18\x01 \x01(\x0b\x32).referee.downtown_farmers_market.v1.Board\"S\n\x12ScoreBoardResponse\x12=\n\x05score\x18\x01 \x01(\x0b\x32..referee.downtown_farmers_market.v1.BoardScore\"V\n\x12RankPlayersRequest\x12@\n\x07players\x18\x01 \x03(\x0b\x32/.referee.downtown_farmers_market.v1.PlayerBoard\"g\n\x13RankPlayersResponse\x12?\n\tstandings\x18\x01 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.Standing\x12\x0f\n\x07winners\x18\x02 \x03(\t\"J\n\x0eNewGameRequest\x12\x38\n\x05setup\x18\x01 \x01(\x0b\x32).referee.downtown_farmers_market.v1.Setup\"O\n\x0fNewGameResponse\x12<\n\x05state\x18\x01 \x01(\x0b\x32-.referee.downtown_farmers_market.v1.GameState\"U\n\x15ListLegalMovesRequest\x12<\n\x05state\x18\x01 \x01(\x0b\x32-.referee.downtown_farmers_market.v1.GameState\"Q\n\x16ListLegalMovesResponse\x12\x37\n\x05moves\x18\x01 \x03(\x0b\x32(.referee.downtown_farmers_market.v1.Move\"\x8b\x01\n\x13ValidateMoveRequest\x12<\n\x05state\x18\x01 \x01(\x0b\x32-.referee.downtown_farmers_market.v1.GameState\x12\x36\n\x04move\x18\x02 \x01(\x0b\x32(.referee.downtown_farmers_market.v1.Move\"\xab\x01\n\x14ValidateMoveResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x41\n\nnext_state\x18\x02 \x01(\x0b\x32-.referee.downtown_farmers_market.v1.GameState\x12\x41\n\nviolations\x18\x03 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.Violation\"\x86\x01\n\x11ReplayGameRequest\x12\x38\n\x05setup\x18\x01 \x01(\x0b\x32).referee.downtown_farmers_market.v1.Setup\x12\x37\n\x05moves\x18\x02 \x03(\x0b\x32(.referee.downtown_farmers_market.v1.Move\"\xe4\x02\n\x12ReplayGameResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x1a\n\rillegal_index\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x41\n\nviolations\x18\x03 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.Violation\x12<\n\x05state\x18\x04 \x01(\x0b\x32-.referee.downtown_farmers_market.v1.GameState\x12?\n\tstandings\x18\x05 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.Standing\x12\x0f\n\x07winners\x18\x06 \x03(\t\x12>\n\x06scores\x18\x07 \x03(\x0b\x32..referee.downtown_farmers_market.v1.BoardScoreB\x10\n\x0e_illegal_index2\xbb\x06\n\x1c\x44owntownFarmersMarketService\x12\x80\x01\n\nScoreBoard\x12\x35.referee.downtown_farmers_market.v1.ScoreBoardRequest\x1a\x36.referee.downtown_farmers_market.v1.ScoreBoardResponse\"\x03\x90\x02\x01\x12\x83\x01\n\x0bRankPlayers\x12\x36.referee.downtown_farmers_market.v1.RankPlayersRequest\x1a\x37.referee.downtown_farmers_market.v1.RankPlayersResponse\"\x03\x90\x02\x01\x12w\n\x07NewGame\x12\x32.referee.downtown_farmers_market.v1.NewGameRequest\x1a\x33.referee.downtown_farmers_market.v1.NewGameResponse\"\x03\x90\x02\x01\x12\x8c\x01\n\x0eListLegalMoves\x12\x39.referee.downtown_farmers_market.v1.ListLegalMovesRequest\x1a:.referee.downtown_farmers_market.v1.ListLegalMovesResponse\"\x03\x90\x02\x01\x12\x86\x01\n\x0cValidateMove\x12\x37.referee.downtown_farmers_market.v1.ValidateMoveRequest\x1a\x38.referee.downtown_farmers_market.v1.ValidateMoveResponse\"\x03\x90\x02\x01\x12\x80\x01\n\nReplayGame\x12\x35.referee.downtown_farmers_market.v1.ReplayGameRequest\x1a\x36.referee.downtown_farmers_market.v1.ReplayGameResponse\"\x03\x90\x02\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\nHreferee/downtown_farmers_market/v1/downtown_farmers_market_service.proto\x12\"referee.downtown_farmers_market.v1\x1a.referee/downtown_farmers_market/v1/board.proto\x1a\x38referee/downtown_farmers_market/v1/challenge_types.proto\x1a-referee/downtown_farmers_market/v1/game.proto\x1a\x30referee/downtown_farmers_market/v1/scoring.proto\"M\n\x11ScoreBoardRequest\x12\x38\n\x05\x62oard\x18\x01 \x01(\x0b\x32).referee.downtown_farmers_market.v1.Board\"S\n\x12ScoreBoardResponse\x12=\n\x05score\x18\x01 \x01(\x0b\x32..referee.downtown_farmers_market.v1.BoardScore\"V\n\x12RankPlayersRequest\x12@\n\x07players\x18\x01 \x03(\x0b\x32/.referee.downtown_farmers_market.v1.PlayerBoard\"~\n\x13RankPlayersResponse\x12?\n\tstandings\x18\x01 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.Standing\x12\x0f\n\x07winners\x18\x02 \x03(\t\x12\x15\n\rrules_version\x18\x0f \x01(\x05\"J\n\x0eNewGameRequest\x12\x38\n\x05setup\x18\x01 \x01(\x0b\x32).referee.downtown_farmers_market.v1.Setup\"O\n\x0fNewGameResponse\x12<\n\x05state\x18\x01 \x01(\x0b\x32-.referee.downtown_farmers_market.v1.GameState\"U\n\x15ListLegalMovesRequest\x12<\n\x05state\x18\x01 \x01(\x0b\x32-.referee.downtown_farmers_market.v1.GameState\"Q\n\x16ListLegalMovesResponse\x12\x37\n\x05moves\x18\x01 \x03(\x0b\x32(.referee.downtown_farmers_market.v1.Move\"\x8b\x01\n\x13ValidateMoveRequest\x12<\n\x05state\x18\x01 \x01(\x0b\x32-.referee.downtown_farmers_market.v1.GameState\x12\x36\n\x04move\x18\x02 \x01(\x0b\x32(.referee.downtown_farmers_market.v1.Move\"\xab\x01\n\x14ValidateMoveResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x41\n\nnext_state\x18\x02 \x01(\x0b\x32-.referee.downtown_farmers_market.v1.GameState\x12\x41\n\nviolations\x18\x03 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.Violation\"\x86\x01\n\x11ReplayGameRequest\x12\x38\n\x05setup\x18\x01 \x01(\x0b\x32).referee.downtown_farmers_market.v1.Setup\x12\x37\n\x05moves\x18\x02 \x03(\x0b\x32(.referee.downtown_farmers_market.v1.Move\"\xe4\x02\n\x12ReplayGameResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x1a\n\rillegal_index\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x41\n\nviolations\x18\x03 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.Violation\x12<\n\x05state\x18\x04 \x01(\x0b\x32-.referee.downtown_farmers_market.v1.GameState\x12?\n\tstandings\x18\x05 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.Standing\x12\x0f\n\x07winners\x18\x06 \x03(\t\x12>\n\x06scores\x18\x07 \x03(\x0b\x32..referee.downtown_farmers_market.v1.BoardScoreB\x10\n\x0e_illegal_index\"\x1b\n\x19ListChallengeTypesRequest\"\xc4\x01\n\x1aListChallengeTypesResponse\x12J\n\x0f\x63hallenge_types\x18\x01 \x03(\x0b\x32\x31.referee.downtown_farmers_market.v1.ChallengeType\x12\x43\n\x0bingredients\x18\x02 \x03(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\x12\x15\n\rrules_version\x18\x03 \x01(\x05\x32\xd6\x07\n\x1c\x44owntownFarmersMarketService\x12\x80\x01\n\nScoreBoard\x12\x35.referee.downtown_farmers_market.v1.ScoreBoardRequest\x1a\x36.referee.downtown_farmers_market.v1.ScoreBoardResponse\"\x03\x90\x02\x01\x12\x83\x01\n\x0bRankPlayers\x12\x36.referee.downtown_farmers_market.v1.RankPlayersRequest\x1a\x37.referee.downtown_farmers_market.v1.RankPlayersResponse\"\x03\x90\x02\x01\x12w\n\x07NewGame\x12\x32.referee.downtown_farmers_market.v1.NewGameRequest\x1a\x33.referee.downtown_farmers_market.v1.NewGameResponse\"\x03\x90\x02\x01\x12\x8c\x01\n\x0eListLegalMoves\x12\x39.referee.downtown_farmers_market.v1.ListLegalMovesRequest\x1a:.referee.downtown_farmers_market.v1.ListLegalMovesResponse\"\x03\x90\x02\x01\x12\x86\x01\n\x0cValidateMove\x12\x37.referee.downtown_farmers_market.v1.ValidateMoveRequest\x1a\x38.referee.downtown_farmers_market.v1.ValidateMoveResponse\"\x03\x90\x02\x01\x12\x80\x01\n\nReplayGame\x12\x35.referee.downtown_farmers_market.v1.ReplayGameRequest\x1a\x36.referee.downtown_farmers_market.v1.ReplayGameResponse\"\x03\x90\x02\x01\x12\x98\x01\n\x12ListChallengeTypes\x12=.referee.downtown_farmers_market.v1.ListChallengeTypesRequest\x1a>.referee.downtown_farmers_market.v1.ListChallengeTypesResponse\"\x03\x90\x02\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -46,30 +47,36 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DOWNTOWNFARMERSMARKETSERVICE'].methods_by_name['ValidateMove']._serialized_options = b'\220\002\001'
   _globals['_DOWNTOWNFARMERSMARKETSERVICE'].methods_by_name['ReplayGame']._loaded_options = None
   _globals['_DOWNTOWNFARMERSMARKETSERVICE'].methods_by_name['ReplayGame']._serialized_options = b'\220\002\001'
-  _globals['_SCOREBOARDREQUEST']._serialized_start=257
-  _globals['_SCOREBOARDREQUEST']._serialized_end=334
-  _globals['_SCOREBOARDRESPONSE']._serialized_start=336
-  _globals['_SCOREBOARDRESPONSE']._serialized_end=419
-  _globals['_RANKPLAYERSREQUEST']._serialized_start=421
-  _globals['_RANKPLAYERSREQUEST']._serialized_end=507
-  _globals['_RANKPLAYERSRESPONSE']._serialized_start=509
-  _globals['_RANKPLAYERSRESPONSE']._serialized_end=612
-  _globals['_NEWGAMEREQUEST']._serialized_start=614
-  _globals['_NEWGAMEREQUEST']._serialized_end=688
-  _globals['_NEWGAMERESPONSE']._serialized_start=690
-  _globals['_NEWGAMERESPONSE']._serialized_end=769
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=771
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=856
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=858
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=939
-  _globals['_VALIDATEMOVEREQUEST']._serialized_start=942
-  _globals['_VALIDATEMOVEREQUEST']._serialized_end=1081
-  _globals['_VALIDATEMOVERESPONSE']._serialized_start=1084
-  _globals['_VALIDATEMOVERESPONSE']._serialized_end=1255
-  _globals['_REPLAYGAMEREQUEST']._serialized_start=1258
-  _globals['_REPLAYGAMEREQUEST']._serialized_end=1392
-  _globals['_REPLAYGAMERESPONSE']._serialized_start=1395
-  _globals['_REPLAYGAMERESPONSE']._serialized_end=1751
-  _globals['_DOWNTOWNFARMERSMARKETSERVICE']._serialized_start=1754
-  _globals['_DOWNTOWNFARMERSMARKETSERVICE']._serialized_end=2581
+  _globals['_DOWNTOWNFARMERSMARKETSERVICE'].methods_by_name['ListChallengeTypes']._loaded_options = None
+  _globals['_DOWNTOWNFARMERSMARKETSERVICE'].methods_by_name['ListChallengeTypes']._serialized_options = b'\220\002\001'
+  _globals['_SCOREBOARDREQUEST']._serialized_start=315
+  _globals['_SCOREBOARDREQUEST']._serialized_end=392
+  _globals['_SCOREBOARDRESPONSE']._serialized_start=394
+  _globals['_SCOREBOARDRESPONSE']._serialized_end=477
+  _globals['_RANKPLAYERSREQUEST']._serialized_start=479
+  _globals['_RANKPLAYERSREQUEST']._serialized_end=565
+  _globals['_RANKPLAYERSRESPONSE']._serialized_start=567
+  _globals['_RANKPLAYERSRESPONSE']._serialized_end=693
+  _globals['_NEWGAMEREQUEST']._serialized_start=695
+  _globals['_NEWGAMEREQUEST']._serialized_end=769
+  _globals['_NEWGAMERESPONSE']._serialized_start=771
+  _globals['_NEWGAMERESPONSE']._serialized_end=850
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=852
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=937
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=939
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=1020
+  _globals['_VALIDATEMOVEREQUEST']._serialized_start=1023
+  _globals['_VALIDATEMOVEREQUEST']._serialized_end=1162
+  _globals['_VALIDATEMOVERESPONSE']._serialized_start=1165
+  _globals['_VALIDATEMOVERESPONSE']._serialized_end=1336
+  _globals['_REPLAYGAMEREQUEST']._serialized_start=1339
+  _globals['_REPLAYGAMEREQUEST']._serialized_end=1473
+  _globals['_REPLAYGAMERESPONSE']._serialized_start=1476
+  _globals['_REPLAYGAMERESPONSE']._serialized_end=1832
+  _globals['_LISTCHALLENGETYPESREQUEST']._serialized_start=1834
+  _globals['_LISTCHALLENGETYPESREQUEST']._serialized_end=1861
+  _globals['_LISTCHALLENGETYPESRESPONSE']._serialized_start=1864
+  _globals['_LISTCHALLENGETYPESRESPONSE']._serialized_end=2060
+  _globals['_DOWNTOWNFARMERSMARKETSERVICE']._serialized_start=2063
+  _globals['_DOWNTOWNFARMERSMARKETSERVICE']._serialized_end=3045
 # @@protoc_insertion_point(module_scope)

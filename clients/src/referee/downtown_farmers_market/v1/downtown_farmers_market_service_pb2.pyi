@@ -8,6 +8,7 @@ from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
 from referee.downtown_farmers_market.v1 import board_pb2 as _board_pb2
+from referee.downtown_farmers_market.v1 import challenge_types_pb2 as _challenge_types_pb2
 from referee.downtown_farmers_market.v1 import game_pb2 as _game_pb2
 from referee.downtown_farmers_market.v1 import scoring_pb2 as _scoring_pb2
 import builtins as _builtins
@@ -95,6 +96,9 @@ class RankPlayersResponse(_message.Message):
 
     STANDINGS_FIELD_NUMBER: _builtins.int
     WINNERS_FIELD_NUMBER: _builtins.int
+    RULES_VERSION_FIELD_NUMBER: _builtins.int
+    rules_version: _builtins.int
+    """The version of the rules the boards were scored by."""
     @_builtins.property
     def standings(self) -> _containers.RepeatedCompositeFieldContainer[_scoring_pb2.Standing]: ...
     @_builtins.property
@@ -104,10 +108,11 @@ class RankPlayersResponse(_message.Message):
         *,
         standings: _abc.Iterable[_scoring_pb2.Standing] | None = ...,
         winners: _abc.Iterable[_builtins.str] | None = ...,
+        rules_version: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["standings", b"standings", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["rules_version", b"rules_version", "standings", b"standings", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -343,3 +348,56 @@ class ReplayGameResponse(_message.Message):
     def WhichOneof(self, oneof_group: _WhichOneofArgType__illegal_index) -> _WhichOneofReturnType__illegal_index | None: ...
 
 Global___ReplayGameResponse: _TypeAlias = ReplayGameResponse  # noqa: Y015
+
+@_typing.final
+class ListChallengeTypesRequest(_message.Message):
+    """Nothing to say: the challenge types are the rules'."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListChallengeTypesRequest: _TypeAlias = ListChallengeTypesRequest  # noqa: Y015
+
+@_typing.final
+class ListChallengeTypesResponse(_message.Message):
+    """The challenge types and what they are made of."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHALLENGE_TYPES_FIELD_NUMBER: _builtins.int
+    INGREDIENTS_FIELD_NUMBER: _builtins.int
+    RULES_VERSION_FIELD_NUMBER: _builtins.int
+    rules_version: _builtins.int
+    """The version of the rules the types are judged by."""
+    @_builtins.property
+    def challenge_types(self) -> _containers.RepeatedCompositeFieldContainer[_challenge_types_pb2.ChallengeType]:
+        """The seven types, in the contract's order."""
+
+    @_builtins.property
+    def ingredients(self) -> _containers.RepeatedScalarFieldContainer[_board_pb2.Ingredient.ValueType]:
+        """The six ingredients, in the contract's order: the values an ingredient parameter
+        accepts.
+        """
+
+    def __init__(
+        self,
+        *,
+        challenge_types: _abc.Iterable[_challenge_types_pb2.ChallengeType] | None = ...,
+        ingredients: _abc.Iterable[_board_pb2.Ingredient.ValueType] | None = ...,
+        rules_version: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["challenge_types", b"challenge_types", "ingredients", b"ingredients", "rules_version", b"rules_version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListChallengeTypesResponse: _TypeAlias = ListChallengeTypesResponse  # noqa: Y015

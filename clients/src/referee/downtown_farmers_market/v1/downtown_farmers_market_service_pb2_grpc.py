@@ -73,6 +73,11 @@ class DowntownFarmersMarketServiceStub:
                 request_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ReplayGameRequest.SerializeToString,
                 response_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ReplayGameResponse.FromString,
                 _registered_method=True)
+        self.ListChallengeTypes = channel.unary_unary(
+                '/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/ListChallengeTypes',
+                request_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ListChallengeTypesRequest.SerializeToString,
+                response_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ListChallengeTypesResponse.FromString,
+                _registered_method=True)
 
 
 class DowntownFarmersMarketServiceServicer:
@@ -132,6 +137,13 @@ class DowntownFarmersMarketServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListChallengeTypes(self, request, context):
+        """Lists the seven Challenge types with their parameters and the values each accepts.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DowntownFarmersMarketServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -164,6 +176,11 @@ def add_DowntownFarmersMarketServiceServicer_to_server(servicer, server):
                     servicer.ReplayGame,
                     request_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ReplayGameRequest.FromString,
                     response_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ReplayGameResponse.SerializeToString,
+            ),
+            'ListChallengeTypes': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListChallengeTypes,
+                    request_deserializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ListChallengeTypesRequest.FromString,
+                    response_serializer=referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ListChallengeTypesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -337,6 +354,33 @@ class DowntownFarmersMarketService:
             '/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/ReplayGame',
             referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ReplayGameRequest.SerializeToString,
             referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ReplayGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListChallengeTypes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.downtown_farmers_market.v1.DowntownFarmersMarketService/ListChallengeTypes',
+            referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ListChallengeTypesRequest.SerializeToString,
+            referee_dot_downtown__farmers__market_dot_v1_dot_downtown__farmers__market__service__pb2.ListChallengeTypesResponse.FromString,
             options,
             channel_credentials,
             insecure,

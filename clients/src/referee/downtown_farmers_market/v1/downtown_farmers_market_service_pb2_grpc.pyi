@@ -60,6 +60,8 @@ class DowntownFarmersMarketServiceStub:
     """Replays a game's log from its setup to the end of the log or the first illegal move,
     with the final scores once the game is over.
     """
+    ListChallengeTypes: _grpc.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.ListChallengeTypesRequest, _downtown_farmers_market_service_pb2.ListChallengeTypesResponse]
+    """Lists the seven Challenge types with their parameters and the values each accepts."""
 
 @_typing.type_check_only
 class DowntownFarmersMarketServiceAsyncStub(DowntownFarmersMarketServiceStub):
@@ -93,6 +95,8 @@ class DowntownFarmersMarketServiceAsyncStub(DowntownFarmersMarketServiceStub):
     """Replays a game's log from its setup to the end of the log or the first illegal move,
     with the final scores once the game is over.
     """
+    ListChallengeTypes: _aio.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.ListChallengeTypesRequest, _downtown_farmers_market_service_pb2.ListChallengeTypesResponse]  # type: ignore[assignment]
+    """Lists the seven Challenge types with their parameters and the values each accepts."""
 
 class DowntownFarmersMarketServiceServicer(metaclass=_abc_1.ABCMeta):
     """The Downtown Farmers Market referee. Stateless: every request carries what it needs.
@@ -159,5 +163,13 @@ class DowntownFarmersMarketServiceServicer(metaclass=_abc_1.ABCMeta):
         """Replays a game's log from its setup to the end of the log or the first illegal move,
         with the final scores once the game is over.
         """
+
+    @_abc_1.abstractmethod
+    def ListChallengeTypes(
+        self,
+        request: _downtown_farmers_market_service_pb2.ListChallengeTypesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_downtown_farmers_market_service_pb2.ListChallengeTypesResponse, _abc.Awaitable[_downtown_farmers_market_service_pb2.ListChallengeTypesResponse]]:
+        """Lists the seven Challenge types with their parameters and the values each accepts."""
 
 def add_DowntownFarmersMarketServiceServicer_to_server(servicer: DowntownFarmersMarketServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

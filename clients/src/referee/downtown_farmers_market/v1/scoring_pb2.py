@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from referee.downtown_farmers_market.v1 import board_pb2 as referee_dot_downtown__farmers__market_dot_v1_dot_board__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n0referee/downtown_farmers_market/v1/scoring.proto\x12\"referee.downtown_farmers_market.v1\x1a.referee/downtown_farmers_market/v1/board.proto\"Z\n\tLineScore\x12\r\n\x05index\x18\x01 \x01(\x05\x12\x0b\n\x03met\x18\x02 \x01(\x08\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\x13\n\x0b\x65xplanation\x18\x04 \x01(\t\x12\x0c\n\x04rule\x18\x05 \x01(\t\"\xe4\x02\n\nBoardScore\x12\x36\n\x04mode\x18\x01 \x01(\x0e\x32(.referee.downtown_farmers_market.v1.Mode\x12\r\n\x05total\x18\x02 \x01(\x05\x12\x10\n\x08\x63omplete\x18\x03 \x01(\x08\x12\x16\n\x0e\x63hallenges_met\x18\x04 \x01(\x05\x12\x1d\n\x15\x62\x65st_challenge_points\x18\x05 \x01(\x05\x12;\n\x04rows\x18\x06 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.LineScore\x12>\n\x07\x63olumns\x18\x07 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.LineScore\x12I\n\x0buncertainty\x18\x08 \x01(\x0b\x32\x34.referee.downtown_farmers_market.v1.BoardUncertainty\"[\n\rDoubtfulSpace\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12\x0f\n\x07pointer\x18\x03 \x01(\t\x12\x0f\n\x07\x64\x65\x63ides\x18\x04 \x01(\x08\x12\x0e\n\x06totals\x18\x05 \x03(\x05\"\xaa\x01\n\x10\x42oardUncertainty\x12\x10\n\x08readings\x18\x01 \x01(\x05\x12\x14\n\x0clowest_total\x18\x02 \x01(\x05\x12\x15\n\rhighest_total\x18\x03 \x01(\x05\x12\x14\n\x0clikely_total\x18\x04 \x01(\x05\x12\x41\n\x06spaces\x18\x05 \x03(\x0b\x32\x31.referee.downtown_farmers_market.v1.DoubtfulSpace\"U\n\x0bPlayerBoard\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x38\n\x05\x62oard\x18\x02 \x01(\x0b\x32).referee.downtown_farmers_market.v1.Board\"m\n\x08Standing\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05total\x18\x02 \x01(\x05\x12\x16\n\x0e\x63hallenges_met\x18\x03 \x01(\x05\x12\x1d\n\x15\x62\x65st_challenge_points\x18\x04 \x01(\x05\x12\r\n\x05place\x18\x05 \x01(\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n0referee/downtown_farmers_market/v1/scoring.proto\x12\"referee.downtown_farmers_market.v1\x1a.referee/downtown_farmers_market/v1/board.proto\"Z\n\tLineScore\x12\r\n\x05index\x18\x01 \x01(\x05\x12\x0b\n\x03met\x18\x02 \x01(\x08\x12\x0e\n\x06points\x18\x03 \x01(\x05\x12\x13\n\x0b\x65xplanation\x18\x04 \x01(\t\x12\x0c\n\x04rule\x18\x05 \x01(\t\"\xfb\x02\n\nBoardScore\x12\x36\n\x04mode\x18\x01 \x01(\x0e\x32(.referee.downtown_farmers_market.v1.Mode\x12\r\n\x05total\x18\x02 \x01(\x05\x12\x10\n\x08\x63omplete\x18\x03 \x01(\x08\x12\x16\n\x0e\x63hallenges_met\x18\x04 \x01(\x05\x12\x1d\n\x15\x62\x65st_challenge_points\x18\x05 \x01(\x05\x12;\n\x04rows\x18\x06 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.LineScore\x12>\n\x07\x63olumns\x18\x07 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.LineScore\x12I\n\x0buncertainty\x18\x08 \x01(\x0b\x32\x34.referee.downtown_farmers_market.v1.BoardUncertainty\x12\x15\n\rrules_version\x18\x0f \x01(\x05\"[\n\rDoubtfulSpace\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12\x0f\n\x07pointer\x18\x03 \x01(\t\x12\x0f\n\x07\x64\x65\x63ides\x18\x04 \x01(\x08\x12\x0e\n\x06totals\x18\x05 \x03(\x05\"\xaa\x01\n\x10\x42oardUncertainty\x12\x10\n\x08readings\x18\x01 \x01(\x05\x12\x14\n\x0clowest_total\x18\x02 \x01(\x05\x12\x15\n\rhighest_total\x18\x03 \x01(\x05\x12\x14\n\x0clikely_total\x18\x04 \x01(\x05\x12\x41\n\x06spaces\x18\x05 \x03(\x0b\x32\x31.referee.downtown_farmers_market.v1.DoubtfulSpace\"U\n\x0bPlayerBoard\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x38\n\x05\x62oard\x18\x02 \x01(\x0b\x32).referee.downtown_farmers_market.v1.Board\"m\n\x08Standing\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05total\x18\x02 \x01(\x05\x12\x16\n\x0e\x63hallenges_met\x18\x03 \x01(\x05\x12\x1d\n\x15\x62\x65st_challenge_points\x18\x04 \x01(\x05\x12\r\n\x05place\x18\x05 \x01(\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,13 +35,13 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LINESCORE']._serialized_start=136
   _globals['_LINESCORE']._serialized_end=226
   _globals['_BOARDSCORE']._serialized_start=229
-  _globals['_BOARDSCORE']._serialized_end=585
-  _globals['_DOUBTFULSPACE']._serialized_start=587
-  _globals['_DOUBTFULSPACE']._serialized_end=678
-  _globals['_BOARDUNCERTAINTY']._serialized_start=681
-  _globals['_BOARDUNCERTAINTY']._serialized_end=851
-  _globals['_PLAYERBOARD']._serialized_start=853
-  _globals['_PLAYERBOARD']._serialized_end=938
-  _globals['_STANDING']._serialized_start=940
-  _globals['_STANDING']._serialized_end=1049
+  _globals['_BOARDSCORE']._serialized_end=608
+  _globals['_DOUBTFULSPACE']._serialized_start=610
+  _globals['_DOUBTFULSPACE']._serialized_end=701
+  _globals['_BOARDUNCERTAINTY']._serialized_start=704
+  _globals['_BOARDUNCERTAINTY']._serialized_end=874
+  _globals['_PLAYERBOARD']._serialized_start=876
+  _globals['_PLAYERBOARD']._serialized_end=961
+  _globals['_STANDING']._serialized_start=963
+  _globals['_STANDING']._serialized_end=1072
 # @@protoc_insertion_point(module_scope)

@@ -70,6 +70,7 @@ class BoardScore(_message.Message):
     ROWS_FIELD_NUMBER: _builtins.int
     COLUMNS_FIELD_NUMBER: _builtins.int
     UNCERTAINTY_FIELD_NUMBER: _builtins.int
+    RULES_VERSION_FIELD_NUMBER: _builtins.int
     mode: _board_pb2.Mode.ValueType
     total: _builtins.int
     complete: _builtins.bool
@@ -77,6 +78,10 @@ class BoardScore(_message.Message):
     challenges_met: _builtins.int
     best_challenge_points: _builtins.int
     """The most points earned by one met challenge (0 if none)."""
+    rules_version: _builtins.int
+    """The version of the rules the board was scored by: the same board scored under the
+    same version scores the same.
+    """
     @_builtins.property
     def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___LineScore]: ...
     @_builtins.property
@@ -98,10 +103,11 @@ class BoardScore(_message.Message):
         rows: _abc.Iterable[Global___LineScore] | None = ...,
         columns: _abc.Iterable[Global___LineScore] | None = ...,
         uncertainty: Global___BoardUncertainty | None = ...,
+        rules_version: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["uncertainty", b"uncertainty"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["best_challenge_points", b"best_challenge_points", "challenges_met", b"challenges_met", "columns", b"columns", "complete", b"complete", "mode", b"mode", "rows", b"rows", "total", b"total", "uncertainty", b"uncertainty"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["best_challenge_points", b"best_challenge_points", "challenges_met", b"challenges_met", "columns", b"columns", "complete", b"complete", "mode", b"mode", "rows", b"rows", "rules_version", b"rules_version", "total", b"total", "uncertainty", b"uncertainty"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

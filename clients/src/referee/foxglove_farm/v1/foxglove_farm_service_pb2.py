@@ -22,6 +22,7 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from referee.foxglove_farm.v1 import catalog_pb2 as referee_dot_foxglove__farm_dot_v1_dot_catalog__pb2
 from referee.foxglove_farm.v1 import game_pb2 as referee_dot_foxglove__farm_dot_v1_dot_game__pb2
 from referee.foxglove_farm.v1 import planning_pb2 as referee_dot_foxglove__farm_dot_v1_dot_planning__pb2
 from referee.foxglove_farm.v1 import scoring_pb2 as referee_dot_foxglove__farm_dot_v1_dot_scoring__pb2
@@ -29,7 +30,7 @@ from referee.foxglove_farm.v1 import town_pb2 as referee_dot_foxglove__farm_dot_
 from referee.foxglove_farm.v1 import transport_pb2 as referee_dot_foxglove__farm_dot_v1_dot_transport__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n4referee/foxglove_farm/v1/foxglove_farm_service.proto\x12\x18referee.foxglove_farm.v1\x1a#referee/foxglove_farm/v1/game.proto\x1a\'referee/foxglove_farm/v1/planning.proto\x1a&referee/foxglove_farm/v1/scoring.proto\x1a#referee/foxglove_farm/v1/town.proto\x1a(referee/foxglove_farm/v1/transport.proto\"@\n\x10ScoreTownRequest\x12,\n\x04town\x18\x01 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Town\"G\n\x11ScoreTownResponse\x12\x32\n\x05score\x18\x01 \x01(\x0b\x32#.referee.foxglove_farm.v1.TownScore\"K\n\x12RankPlayersRequest\x12\x35\n\x07players\x18\x01 \x03(\x0b\x32$.referee.foxglove_farm.v1.PlayerTown\"]\n\x13RankPlayersResponse\x12\x35\n\tstandings\x18\x01 \x03(\x0b\x32\".referee.foxglove_farm.v1.Standing\x12\x0f\n\x07winners\x18\x02 \x03(\t\"v\n\x18ValidateTransportRequest\x12,\n\x04town\x18\x01 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Town\x12,\n\x04move\x18\x02 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Move\"\xc3\x01\n\x19ValidateTransportResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x30\n\x04path\x18\x02 \x03(\x0b\x32\".referee.foxglove_farm.v1.Position\x12,\n\x04town\x18\x03 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Town\x12\x37\n\nviolations\x18\x04 \x03(\x0b\x32#.referee.foxglove_farm.v1.Violation\"E\n\x15PlanFinalRoundRequest\x12,\n\x04town\x18\x01 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Town\"P\n\x16PlanFinalRoundResponse\x12\x36\n\x04plan\x18\x01 \x01(\x0b\x32(.referee.foxglove_farm.v1.FinalRoundPlan\"@\n\x0eNewGameRequest\x12.\n\x05setup\x18\x01 \x01(\x0b\x32\x1f.referee.foxglove_farm.v1.Setup\"E\n\x0fNewGameResponse\x12\x32\n\x05state\x18\x01 \x01(\x0b\x32#.referee.foxglove_farm.v1.GameState\"K\n\x15ListLegalMovesRequest\x12\x32\n\x05state\x18\x01 \x01(\x0b\x32#.referee.foxglove_farm.v1.GameState\"\xb5\x01\n\x16ListLegalMovesResponse\x12,\n\x04turn\x18\x01 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Turn\x12/\n\x05moves\x18\x02 \x03(\x0b\x32 .referee.foxglove_farm.v1.Action\x12<\n\rgoods_on_hand\x18\x03 \x03(\x0b\x32%.referee.foxglove_farm.v1.GoodsOnHand\"}\n\x15ValidateActionRequest\x12\x32\n\x05state\x18\x01 \x01(\x0b\x32#.referee.foxglove_farm.v1.GameState\x12\x30\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32 .referee.foxglove_farm.v1.Action\"\x99\x01\n\x16ValidateActionResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x37\n\nnext_state\x18\x02 \x01(\x0b\x32#.referee.foxglove_farm.v1.GameState\x12\x37\n\nviolations\x18\x03 \x03(\x0b\x32#.referee.foxglove_farm.v1.Violation\"v\n\x11ReplayGameRequest\x12.\n\x05setup\x18\x01 \x01(\x0b\x32\x1f.referee.foxglove_farm.v1.Setup\x12\x31\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32 .referee.foxglove_farm.v1.Action\"\xf0\x02\n\x12ReplayGameResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x1a\n\rillegal_index\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x37\n\nviolations\x18\x03 \x03(\x0b\x32#.referee.foxglove_farm.v1.Violation\x12\x32\n\x05state\x18\x04 \x01(\x0b\x32#.referee.foxglove_farm.v1.GameState\x12\x35\n\tstandings\x18\x05 \x03(\x0b\x32\".referee.foxglove_farm.v1.Standing\x12\x0f\n\x07winners\x18\x06 \x03(\t\x12\x33\n\x06scores\x18\x07 \x03(\x0b\x32#.referee.foxglove_farm.v1.TownScore\x12\x33\n\x04solo\x18\x08 \x01(\x0b\x32%.referee.foxglove_farm.v1.SoloOutcomeB\x10\n\x0e_illegal_index\"O\n\x0bSoloOutcome\x12\r\n\x05setup\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x12\n\nthresholds\x18\x03 \x03(\x05\x12\x0f\n\x07reached\x18\x04 \x03(\x05\x32\xb6\x07\n\x13\x46oxgloveFarmService\x12i\n\tScoreTown\x12*.referee.foxglove_farm.v1.ScoreTownRequest\x1a+.referee.foxglove_farm.v1.ScoreTownResponse\"\x03\x90\x02\x01\x12o\n\x0bRankPlayers\x12,.referee.foxglove_farm.v1.RankPlayersRequest\x1a-.referee.foxglove_farm.v1.RankPlayersResponse\"\x03\x90\x02\x01\x12\x81\x01\n\x11ValidateTransport\x12\x32.referee.foxglove_farm.v1.ValidateTransportRequest\x1a\x33.referee.foxglove_farm.v1.ValidateTransportResponse\"\x03\x90\x02\x01\x12x\n\x0ePlanFinalRound\x12/.referee.foxglove_farm.v1.PlanFinalRoundRequest\x1a\x30.referee.foxglove_farm.v1.PlanFinalRoundResponse\"\x03\x90\x02\x01\x12\x63\n\x07NewGame\x12(.referee.foxglove_farm.v1.NewGameRequest\x1a).referee.foxglove_farm.v1.NewGameResponse\"\x03\x90\x02\x01\x12x\n\x0eListLegalMoves\x12/.referee.foxglove_farm.v1.ListLegalMovesRequest\x1a\x30.referee.foxglove_farm.v1.ListLegalMovesResponse\"\x03\x90\x02\x01\x12x\n\x0eValidateAction\x12/.referee.foxglove_farm.v1.ValidateActionRequest\x1a\x30.referee.foxglove_farm.v1.ValidateActionResponse\"\x03\x90\x02\x01\x12l\n\nReplayGame\x12+.referee.foxglove_farm.v1.ReplayGameRequest\x1a,.referee.foxglove_farm.v1.ReplayGameResponse\"\x03\x90\x02\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n4referee/foxglove_farm/v1/foxglove_farm_service.proto\x12\x18referee.foxglove_farm.v1\x1a&referee/foxglove_farm/v1/catalog.proto\x1a#referee/foxglove_farm/v1/game.proto\x1a\'referee/foxglove_farm/v1/planning.proto\x1a&referee/foxglove_farm/v1/scoring.proto\x1a#referee/foxglove_farm/v1/town.proto\x1a(referee/foxglove_farm/v1/transport.proto\"@\n\x10ScoreTownRequest\x12,\n\x04town\x18\x01 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Town\"G\n\x11ScoreTownResponse\x12\x32\n\x05score\x18\x01 \x01(\x0b\x32#.referee.foxglove_farm.v1.TownScore\"K\n\x12RankPlayersRequest\x12\x35\n\x07players\x18\x01 \x03(\x0b\x32$.referee.foxglove_farm.v1.PlayerTown\"\x8d\x01\n\x13RankPlayersResponse\x12\x35\n\tstandings\x18\x01 \x03(\x0b\x32\".referee.foxglove_farm.v1.Standing\x12\x0f\n\x07winners\x18\x02 \x03(\t\x12\x15\n\rrules_version\x18\x0f \x01(\x05\x12\x17\n\x0f\x63\x61talog_version\x18\x10 \x01(\t\"v\n\x18ValidateTransportRequest\x12,\n\x04town\x18\x01 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Town\x12,\n\x04move\x18\x02 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Move\"\xc3\x01\n\x19ValidateTransportResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x30\n\x04path\x18\x02 \x03(\x0b\x32\".referee.foxglove_farm.v1.Position\x12,\n\x04town\x18\x03 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Town\x12\x37\n\nviolations\x18\x04 \x03(\x0b\x32#.referee.foxglove_farm.v1.Violation\"E\n\x15PlanFinalRoundRequest\x12,\n\x04town\x18\x01 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Town\"P\n\x16PlanFinalRoundResponse\x12\x36\n\x04plan\x18\x01 \x01(\x0b\x32(.referee.foxglove_farm.v1.FinalRoundPlan\"@\n\x0eNewGameRequest\x12.\n\x05setup\x18\x01 \x01(\x0b\x32\x1f.referee.foxglove_farm.v1.Setup\"E\n\x0fNewGameResponse\x12\x32\n\x05state\x18\x01 \x01(\x0b\x32#.referee.foxglove_farm.v1.GameState\"K\n\x15ListLegalMovesRequest\x12\x32\n\x05state\x18\x01 \x01(\x0b\x32#.referee.foxglove_farm.v1.GameState\"\xb5\x01\n\x16ListLegalMovesResponse\x12,\n\x04turn\x18\x01 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Turn\x12/\n\x05moves\x18\x02 \x03(\x0b\x32 .referee.foxglove_farm.v1.Action\x12<\n\rgoods_on_hand\x18\x03 \x03(\x0b\x32%.referee.foxglove_farm.v1.GoodsOnHand\"}\n\x15ValidateActionRequest\x12\x32\n\x05state\x18\x01 \x01(\x0b\x32#.referee.foxglove_farm.v1.GameState\x12\x30\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32 .referee.foxglove_farm.v1.Action\"\x99\x01\n\x16ValidateActionResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x37\n\nnext_state\x18\x02 \x01(\x0b\x32#.referee.foxglove_farm.v1.GameState\x12\x37\n\nviolations\x18\x03 \x03(\x0b\x32#.referee.foxglove_farm.v1.Violation\"v\n\x11ReplayGameRequest\x12.\n\x05setup\x18\x01 \x01(\x0b\x32\x1f.referee.foxglove_farm.v1.Setup\x12\x31\n\x07\x61\x63tions\x18\x02 \x03(\x0b\x32 .referee.foxglove_farm.v1.Action\"\xf0\x02\n\x12ReplayGameResponse\x12\r\n\x05legal\x18\x01 \x01(\x08\x12\x1a\n\rillegal_index\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12\x37\n\nviolations\x18\x03 \x03(\x0b\x32#.referee.foxglove_farm.v1.Violation\x12\x32\n\x05state\x18\x04 \x01(\x0b\x32#.referee.foxglove_farm.v1.GameState\x12\x35\n\tstandings\x18\x05 \x03(\x0b\x32\".referee.foxglove_farm.v1.Standing\x12\x0f\n\x07winners\x18\x06 \x03(\t\x12\x33\n\x06scores\x18\x07 \x03(\x0b\x32#.referee.foxglove_farm.v1.TownScore\x12\x33\n\x04solo\x18\x08 \x01(\x0b\x32%.referee.foxglove_farm.v1.SoloOutcomeB\x10\n\x0e_illegal_index\"O\n\x0bSoloOutcome\x12\r\n\x05setup\x18\x01 \x01(\x05\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x12\n\nthresholds\x18\x03 \x03(\x05\x12\x0f\n\x07reached\x18\x04 \x03(\x05\"\x13\n\x11GetCatalogRequest\"k\n\x12GetCatalogResponse\x12\x17\n\x0f\x63\x61talog_version\x18\x01 \x01(\t\x12<\n\tbuildings\x18\x02 \x03(\x0b\x32).referee.foxglove_farm.v1.CatalogBuilding2\xa4\x08\n\x13\x46oxgloveFarmService\x12i\n\tScoreTown\x12*.referee.foxglove_farm.v1.ScoreTownRequest\x1a+.referee.foxglove_farm.v1.ScoreTownResponse\"\x03\x90\x02\x01\x12o\n\x0bRankPlayers\x12,.referee.foxglove_farm.v1.RankPlayersRequest\x1a-.referee.foxglove_farm.v1.RankPlayersResponse\"\x03\x90\x02\x01\x12\x81\x01\n\x11ValidateTransport\x12\x32.referee.foxglove_farm.v1.ValidateTransportRequest\x1a\x33.referee.foxglove_farm.v1.ValidateTransportResponse\"\x03\x90\x02\x01\x12x\n\x0ePlanFinalRound\x12/.referee.foxglove_farm.v1.PlanFinalRoundRequest\x1a\x30.referee.foxglove_farm.v1.PlanFinalRoundResponse\"\x03\x90\x02\x01\x12\x63\n\x07NewGame\x12(.referee.foxglove_farm.v1.NewGameRequest\x1a).referee.foxglove_farm.v1.NewGameResponse\"\x03\x90\x02\x01\x12x\n\x0eListLegalMoves\x12/.referee.foxglove_farm.v1.ListLegalMovesRequest\x1a\x30.referee.foxglove_farm.v1.ListLegalMovesResponse\"\x03\x90\x02\x01\x12x\n\x0eValidateAction\x12/.referee.foxglove_farm.v1.ValidateActionRequest\x1a\x30.referee.foxglove_farm.v1.ValidateActionResponse\"\x03\x90\x02\x01\x12l\n\nReplayGame\x12+.referee.foxglove_farm.v1.ReplayGameRequest\x1a,.referee.foxglove_farm.v1.ReplayGameResponse\"\x03\x90\x02\x01\x12l\n\nGetCatalog\x12+.referee.foxglove_farm.v1.GetCatalogRequest\x1a,.referee.foxglove_farm.v1.GetCatalogResponse\"\x03\x90\x02\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -52,40 +53,46 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_FOXGLOVEFARMSERVICE'].methods_by_name['ValidateAction']._serialized_options = b'\220\002\001'
   _globals['_FOXGLOVEFARMSERVICE'].methods_by_name['ReplayGame']._loaded_options = None
   _globals['_FOXGLOVEFARMSERVICE'].methods_by_name['ReplayGame']._serialized_options = b'\220\002\001'
-  _globals['_SCORETOWNREQUEST']._serialized_start=279
-  _globals['_SCORETOWNREQUEST']._serialized_end=343
-  _globals['_SCORETOWNRESPONSE']._serialized_start=345
-  _globals['_SCORETOWNRESPONSE']._serialized_end=416
-  _globals['_RANKPLAYERSREQUEST']._serialized_start=418
-  _globals['_RANKPLAYERSREQUEST']._serialized_end=493
-  _globals['_RANKPLAYERSRESPONSE']._serialized_start=495
-  _globals['_RANKPLAYERSRESPONSE']._serialized_end=588
-  _globals['_VALIDATETRANSPORTREQUEST']._serialized_start=590
-  _globals['_VALIDATETRANSPORTREQUEST']._serialized_end=708
-  _globals['_VALIDATETRANSPORTRESPONSE']._serialized_start=711
-  _globals['_VALIDATETRANSPORTRESPONSE']._serialized_end=906
-  _globals['_PLANFINALROUNDREQUEST']._serialized_start=908
-  _globals['_PLANFINALROUNDREQUEST']._serialized_end=977
-  _globals['_PLANFINALROUNDRESPONSE']._serialized_start=979
-  _globals['_PLANFINALROUNDRESPONSE']._serialized_end=1059
-  _globals['_NEWGAMEREQUEST']._serialized_start=1061
-  _globals['_NEWGAMEREQUEST']._serialized_end=1125
-  _globals['_NEWGAMERESPONSE']._serialized_start=1127
-  _globals['_NEWGAMERESPONSE']._serialized_end=1196
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=1198
-  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=1273
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=1276
-  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=1457
-  _globals['_VALIDATEACTIONREQUEST']._serialized_start=1459
-  _globals['_VALIDATEACTIONREQUEST']._serialized_end=1584
-  _globals['_VALIDATEACTIONRESPONSE']._serialized_start=1587
-  _globals['_VALIDATEACTIONRESPONSE']._serialized_end=1740
-  _globals['_REPLAYGAMEREQUEST']._serialized_start=1742
-  _globals['_REPLAYGAMEREQUEST']._serialized_end=1860
-  _globals['_REPLAYGAMERESPONSE']._serialized_start=1863
-  _globals['_REPLAYGAMERESPONSE']._serialized_end=2231
-  _globals['_SOLOOUTCOME']._serialized_start=2233
-  _globals['_SOLOOUTCOME']._serialized_end=2312
-  _globals['_FOXGLOVEFARMSERVICE']._serialized_start=2315
-  _globals['_FOXGLOVEFARMSERVICE']._serialized_end=3265
+  _globals['_FOXGLOVEFARMSERVICE'].methods_by_name['GetCatalog']._loaded_options = None
+  _globals['_FOXGLOVEFARMSERVICE'].methods_by_name['GetCatalog']._serialized_options = b'\220\002\001'
+  _globals['_SCORETOWNREQUEST']._serialized_start=319
+  _globals['_SCORETOWNREQUEST']._serialized_end=383
+  _globals['_SCORETOWNRESPONSE']._serialized_start=385
+  _globals['_SCORETOWNRESPONSE']._serialized_end=456
+  _globals['_RANKPLAYERSREQUEST']._serialized_start=458
+  _globals['_RANKPLAYERSREQUEST']._serialized_end=533
+  _globals['_RANKPLAYERSRESPONSE']._serialized_start=536
+  _globals['_RANKPLAYERSRESPONSE']._serialized_end=677
+  _globals['_VALIDATETRANSPORTREQUEST']._serialized_start=679
+  _globals['_VALIDATETRANSPORTREQUEST']._serialized_end=797
+  _globals['_VALIDATETRANSPORTRESPONSE']._serialized_start=800
+  _globals['_VALIDATETRANSPORTRESPONSE']._serialized_end=995
+  _globals['_PLANFINALROUNDREQUEST']._serialized_start=997
+  _globals['_PLANFINALROUNDREQUEST']._serialized_end=1066
+  _globals['_PLANFINALROUNDRESPONSE']._serialized_start=1068
+  _globals['_PLANFINALROUNDRESPONSE']._serialized_end=1148
+  _globals['_NEWGAMEREQUEST']._serialized_start=1150
+  _globals['_NEWGAMEREQUEST']._serialized_end=1214
+  _globals['_NEWGAMERESPONSE']._serialized_start=1216
+  _globals['_NEWGAMERESPONSE']._serialized_end=1285
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_start=1287
+  _globals['_LISTLEGALMOVESREQUEST']._serialized_end=1362
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_start=1365
+  _globals['_LISTLEGALMOVESRESPONSE']._serialized_end=1546
+  _globals['_VALIDATEACTIONREQUEST']._serialized_start=1548
+  _globals['_VALIDATEACTIONREQUEST']._serialized_end=1673
+  _globals['_VALIDATEACTIONRESPONSE']._serialized_start=1676
+  _globals['_VALIDATEACTIONRESPONSE']._serialized_end=1829
+  _globals['_REPLAYGAMEREQUEST']._serialized_start=1831
+  _globals['_REPLAYGAMEREQUEST']._serialized_end=1949
+  _globals['_REPLAYGAMERESPONSE']._serialized_start=1952
+  _globals['_REPLAYGAMERESPONSE']._serialized_end=2320
+  _globals['_SOLOOUTCOME']._serialized_start=2322
+  _globals['_SOLOOUTCOME']._serialized_end=2401
+  _globals['_GETCATALOGREQUEST']._serialized_start=2403
+  _globals['_GETCATALOGREQUEST']._serialized_end=2422
+  _globals['_GETCATALOGRESPONSE']._serialized_start=2424
+  _globals['_GETCATALOGRESPONSE']._serialized_end=2531
+  _globals['_FOXGLOVEFARMSERVICE']._serialized_start=2534
+  _globals['_FOXGLOVEFARMSERVICE']._serialized_end=3594
 # @@protoc_insertion_point(module_scope)

@@ -7,6 +7,7 @@ from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from google.protobuf.internal import containers as _containers
+from referee.foxglove_farm.v1 import catalog_pb2 as _catalog_pb2
 from referee.foxglove_farm.v1 import game_pb2 as _game_pb2
 from referee.foxglove_farm.v1 import planning_pb2 as _planning_pb2
 from referee.foxglove_farm.v1 import scoring_pb2 as _scoring_pb2
@@ -103,6 +104,14 @@ class RankPlayersResponse(_message.Message):
 
     STANDINGS_FIELD_NUMBER: _builtins.int
     WINNERS_FIELD_NUMBER: _builtins.int
+    RULES_VERSION_FIELD_NUMBER: _builtins.int
+    CATALOG_VERSION_FIELD_NUMBER: _builtins.int
+    rules_version: _builtins.int
+    """The version of the rules the towns were scored by."""
+    catalog_version: _builtins.str
+    """The version of the built-in catalog the towns' buildings were read from (with each
+    town's own catalog definitions over it).
+    """
     @_builtins.property
     def standings(self) -> _containers.RepeatedCompositeFieldContainer[_scoring_pb2.Standing]:
         """One per player, ordered by place."""
@@ -116,10 +125,12 @@ class RankPlayersResponse(_message.Message):
         *,
         standings: _abc.Iterable[_scoring_pb2.Standing] | None = ...,
         winners: _abc.Iterable[_builtins.str] | None = ...,
+        rules_version: _builtins.int = ...,
+        catalog_version: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["standings", b"standings", "winners", b"winners"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["catalog_version", b"catalog_version", "rules_version", b"rules_version", "standings", b"standings", "winners", b"winners"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -556,3 +567,48 @@ class SoloOutcome(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SoloOutcome: _TypeAlias = SoloOutcome  # noqa: Y015
+
+@_typing.final
+class GetCatalogRequest(_message.Message):
+    """Nothing to say: the catalog is the engine's built-in one."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetCatalogRequest: _TypeAlias = GetCatalogRequest  # noqa: Y015
+
+@_typing.final
+class GetCatalogResponse(_message.Message):
+    """The built-in catalog."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CATALOG_VERSION_FIELD_NUMBER: _builtins.int
+    BUILDINGS_FIELD_NUMBER: _builtins.int
+    catalog_version: _builtins.str
+    """Its version: the catalog_version that score answers and game states name."""
+    @_builtins.property
+    def buildings(self) -> _containers.RepeatedCompositeFieldContainer[_catalog_pb2.CatalogBuilding]:
+        """Every building it defines, by id in alphabetical order."""
+
+    def __init__(
+        self,
+        *,
+        catalog_version: _builtins.str = ...,
+        buildings: _abc.Iterable[_catalog_pb2.CatalogBuilding] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["buildings", b"buildings", "catalog_version", b"catalog_version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetCatalogResponse: _TypeAlias = GetCatalogResponse  # noqa: Y015

@@ -86,6 +86,11 @@ class FoxgloveFarmServiceStub:
                 request_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ReplayGameRequest.SerializeToString,
                 response_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ReplayGameResponse.FromString,
                 _registered_method=True)
+        self.GetCatalog = channel.unary_unary(
+                '/referee.foxglove_farm.v1.FoxgloveFarmService/GetCatalog',
+                request_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.GetCatalogRequest.SerializeToString,
+                response_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.GetCatalogResponse.FromString,
+                _registered_method=True)
 
 
 class FoxgloveFarmServiceServicer:
@@ -166,6 +171,14 @@ class FoxgloveFarmServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetCatalog(self, request, context):
+        """The built-in building catalog: every building with its slots, cost and effects, where
+        each value comes from, and the catalog's version.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_FoxgloveFarmServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -208,6 +221,11 @@ def add_FoxgloveFarmServiceServicer_to_server(servicer, server):
                     servicer.ReplayGame,
                     request_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ReplayGameRequest.FromString,
                     response_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ReplayGameResponse.SerializeToString,
+            ),
+            'GetCatalog': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetCatalog,
+                    request_deserializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.GetCatalogRequest.FromString,
+                    response_serializer=referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.GetCatalogResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -438,6 +456,33 @@ class FoxgloveFarmService:
             '/referee.foxglove_farm.v1.FoxgloveFarmService/ReplayGame',
             referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ReplayGameRequest.SerializeToString,
             referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.ReplayGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCatalog(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/referee.foxglove_farm.v1.FoxgloveFarmService/GetCatalog',
+            referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.GetCatalogRequest.SerializeToString,
+            referee_dot_foxglove__farm_dot_v1_dot_foxglove__farm__service__pb2.GetCatalogResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -73,6 +73,10 @@ class FoxgloveFarmServiceStub:
     """Replays a game's log from its setup to the end of the log or the first illegal
     action, with the final scores once the game is over.
     """
+    GetCatalog: _grpc.UnaryUnaryMultiCallable[_foxglove_farm_service_pb2.GetCatalogRequest, _foxglove_farm_service_pb2.GetCatalogResponse]
+    """The built-in building catalog: every building with its slots, cost and effects, where
+    each value comes from, and the catalog's version.
+    """
 
 @_typing.type_check_only
 class FoxgloveFarmServiceAsyncStub(FoxgloveFarmServiceStub):
@@ -118,6 +122,10 @@ class FoxgloveFarmServiceAsyncStub(FoxgloveFarmServiceStub):
     ReplayGame: _aio.UnaryUnaryMultiCallable[_foxglove_farm_service_pb2.ReplayGameRequest, _foxglove_farm_service_pb2.ReplayGameResponse]  # type: ignore[assignment]
     """Replays a game's log from its setup to the end of the log or the first illegal
     action, with the final scores once the game is over.
+    """
+    GetCatalog: _aio.UnaryUnaryMultiCallable[_foxglove_farm_service_pb2.GetCatalogRequest, _foxglove_farm_service_pb2.GetCatalogResponse]  # type: ignore[assignment]
+    """The built-in building catalog: every building with its slots, cost and effects, where
+    each value comes from, and the catalog's version.
     """
 
 class FoxgloveFarmServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -209,6 +217,16 @@ class FoxgloveFarmServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_foxglove_farm_service_pb2.ReplayGameResponse, _abc.Awaitable[_foxglove_farm_service_pb2.ReplayGameResponse]]:
         """Replays a game's log from its setup to the end of the log or the first illegal
         action, with the final scores once the game is over.
+        """
+
+    @_abc_1.abstractmethod
+    def GetCatalog(
+        self,
+        request: _foxglove_farm_service_pb2.GetCatalogRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_foxglove_farm_service_pb2.GetCatalogResponse, _abc.Awaitable[_foxglove_farm_service_pb2.GetCatalogResponse]]:
+        """The built-in building catalog: every building with its slots, cost and effects, where
+        each value comes from, and the catalog's version.
         """
 
 def add_FoxgloveFarmServiceServicer_to_server(servicer: FoxgloveFarmServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -238,6 +238,8 @@ class FinalRoundPlan(_message.Message):
     STEPS_FIELD_NUMBER: _builtins.int
     OPTIMAL_FIELD_NUMBER: _builtins.int
     UPPER_BOUND_FIELD_NUMBER: _builtins.int
+    RULES_VERSION_FIELD_NUMBER: _builtins.int
+    CATALOG_VERSION_FIELD_NUMBER: _builtins.int
     total: _builtins.int
     """score_track + processing_points + end_game_points, never below 0 (FF-R18)."""
     processing_points: _builtins.int
@@ -254,6 +256,12 @@ class FinalRoundPlan(_message.Message):
     """The most any legal final round can total: equal to total when optimal, otherwise
     the proven bound, so upper_bound - total is the most this plan could be improved.
     """
+    rules_version: _builtins.int
+    """The version of the rules the plan was made by."""
+    catalog_version: _builtins.str
+    """The version of the built-in catalog the town's buildings were read from (with the
+    town's own catalog definitions over it).
+    """
     @_builtins.property
     def steps(self) -> _containers.RepeatedCompositeFieldContainer[Global___PlanStep]:
         """The steps, in order."""
@@ -268,10 +276,12 @@ class FinalRoundPlan(_message.Message):
         steps: _abc.Iterable[Global___PlanStep] | None = ...,
         optimal: _builtins.bool = ...,
         upper_bound: _builtins.int = ...,
+        rules_version: _builtins.int = ...,
+        catalog_version: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["end_game_points", b"end_game_points", "goods_remaining", b"goods_remaining", "optimal", b"optimal", "processing_points", b"processing_points", "steps", b"steps", "total", b"total", "upper_bound", b"upper_bound"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["catalog_version", b"catalog_version", "end_game_points", b"end_game_points", "goods_remaining", b"goods_remaining", "optimal", b"optimal", "processing_points", b"processing_points", "rules_version", b"rules_version", "steps", b"steps", "total", b"total", "upper_bound", b"upper_bound"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

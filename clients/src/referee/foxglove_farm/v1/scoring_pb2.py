@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from referee.foxglove_farm.v1 import town_pb2 as referee_dot_foxglove__farm_dot_v1_dot_town__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n&referee/foxglove_farm/v1/scoring.proto\x12\x18referee.foxglove_farm.v1\x1a#referee/foxglove_farm/v1/town.proto\"m\n\x0c\x45ndGameEntry\x12\x10\n\x08\x62uilding\x18\x01 \x01(\t\x12\x0b\n\x03row\x18\x02 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x03 \x01(\x05\x12\x0e\n\x06points\x18\x04 \x01(\x05\x12\x13\n\x0b\x65xplanation\x18\x05 \x01(\t\x12\x0c\n\x04rule\x18\x06 \x01(\t\"\xef\x01\n\tTownScore\x12\r\n\x05total\x18\x01 \x01(\x05\x12\x13\n\x0bscore_track\x18\x02 \x01(\x05\x12\x17\n\x0f\x65nd_game_points\x18\x03 \x01(\x05\x12\x38\n\x08\x65nd_game\x18\x04 \x03(\x0b\x32&.referee.foxglove_farm.v1.EndGameEntry\x12\x17\n\x0fgoods_remaining\x18\x05 \x01(\x05\x12\x12\n\ntile_count\x18\x06 \x01(\x05\x12>\n\x0buncertainty\x18\x07 \x01(\x0b\x32).referee.foxglove_farm.v1.TownUncertainty\"\x89\x01\n\rDoubtfulCount\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12,\n\x04good\x18\x03 \x01(\x0e\x32\x1e.referee.foxglove_farm.v1.Good\x12\x0f\n\x07pointer\x18\x04 \x01(\t\x12\x0f\n\x07\x64\x65\x63ides\x18\x05 \x01(\x08\x12\x0e\n\x06totals\x18\x06 \x03(\x05\"\x9f\x01\n\x0fTownUncertainty\x12\x10\n\x08readings\x18\x01 \x01(\x05\x12\x14\n\x0clowest_total\x18\x02 \x01(\x05\x12\x15\n\rhighest_total\x18\x03 \x01(\x05\x12\x14\n\x0clikely_total\x18\x04 \x01(\x05\x12\x37\n\x06\x63ounts\x18\x05 \x03(\x0b\x32\'.referee.foxglove_farm.v1.DoubtfulCount\"H\n\nPlayerTown\x12\x0c\n\x04name\x18\x01 \x01(\t\x12,\n\x04town\x18\x02 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Town\"c\n\x08Standing\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05total\x18\x02 \x01(\x05\x12\x17\n\x0fgoods_remaining\x18\x03 \x01(\x05\x12\x12\n\ntile_count\x18\x04 \x01(\x05\x12\r\n\x05place\x18\x05 \x01(\x05\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n&referee/foxglove_farm/v1/scoring.proto\x12\x18referee.foxglove_farm.v1\x1a#referee/foxglove_farm/v1/town.proto\"m\n\x0c\x45ndGameEntry\x12\x10\n\x08\x62uilding\x18\x01 \x01(\t\x12\x0b\n\x03row\x18\x02 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x03 \x01(\x05\x12\x0e\n\x06points\x18\x04 \x01(\x05\x12\x13\n\x0b\x65xplanation\x18\x05 \x01(\t\x12\x0c\n\x04rule\x18\x06 \x01(\t\"\x9f\x02\n\tTownScore\x12\r\n\x05total\x18\x01 \x01(\x05\x12\x13\n\x0bscore_track\x18\x02 \x01(\x05\x12\x17\n\x0f\x65nd_game_points\x18\x03 \x01(\x05\x12\x38\n\x08\x65nd_game\x18\x04 \x03(\x0b\x32&.referee.foxglove_farm.v1.EndGameEntry\x12\x17\n\x0fgoods_remaining\x18\x05 \x01(\x05\x12\x12\n\ntile_count\x18\x06 \x01(\x05\x12>\n\x0buncertainty\x18\x07 \x01(\x0b\x32).referee.foxglove_farm.v1.TownUncertainty\x12\x15\n\rrules_version\x18\x0f \x01(\x05\x12\x17\n\x0f\x63\x61talog_version\x18\x10 \x01(\t\"\x89\x01\n\rDoubtfulCount\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12,\n\x04good\x18\x03 \x01(\x0e\x32\x1e.referee.foxglove_farm.v1.Good\x12\x0f\n\x07pointer\x18\x04 \x01(\t\x12\x0f\n\x07\x64\x65\x63ides\x18\x05 \x01(\x08\x12\x0e\n\x06totals\x18\x06 \x03(\x05\"\x9f\x01\n\x0fTownUncertainty\x12\x10\n\x08readings\x18\x01 \x01(\x05\x12\x14\n\x0clowest_total\x18\x02 \x01(\x05\x12\x15\n\rhighest_total\x18\x03 \x01(\x05\x12\x14\n\x0clikely_total\x18\x04 \x01(\x05\x12\x37\n\x06\x63ounts\x18\x05 \x03(\x0b\x32\'.referee.foxglove_farm.v1.DoubtfulCount\"H\n\nPlayerTown\x12\x0c\n\x04name\x18\x01 \x01(\t\x12,\n\x04town\x18\x02 \x01(\x0b\x32\x1e.referee.foxglove_farm.v1.Town\"c\n\x08Standing\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05total\x18\x02 \x01(\x05\x12\x17\n\x0fgoods_remaining\x18\x03 \x01(\x05\x12\x12\n\ntile_count\x18\x04 \x01(\x05\x12\r\n\x05place\x18\x05 \x01(\x05\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,13 +35,13 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ENDGAMEENTRY']._serialized_start=105
   _globals['_ENDGAMEENTRY']._serialized_end=214
   _globals['_TOWNSCORE']._serialized_start=217
-  _globals['_TOWNSCORE']._serialized_end=456
-  _globals['_DOUBTFULCOUNT']._serialized_start=459
-  _globals['_DOUBTFULCOUNT']._serialized_end=596
-  _globals['_TOWNUNCERTAINTY']._serialized_start=599
-  _globals['_TOWNUNCERTAINTY']._serialized_end=758
-  _globals['_PLAYERTOWN']._serialized_start=760
-  _globals['_PLAYERTOWN']._serialized_end=832
-  _globals['_STANDING']._serialized_start=834
-  _globals['_STANDING']._serialized_end=933
+  _globals['_TOWNSCORE']._serialized_end=504
+  _globals['_DOUBTFULCOUNT']._serialized_start=507
+  _globals['_DOUBTFULCOUNT']._serialized_end=644
+  _globals['_TOWNUNCERTAINTY']._serialized_start=647
+  _globals['_TOWNUNCERTAINTY']._serialized_end=806
+  _globals['_PLAYERTOWN']._serialized_start=808
+  _globals['_PLAYERTOWN']._serialized_end=880
+  _globals['_STANDING']._serialized_start=882
+  _globals['_STANDING']._serialized_end=981
 # @@protoc_insertion_point(module_scope)

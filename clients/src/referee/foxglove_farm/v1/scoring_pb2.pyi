@@ -74,6 +74,8 @@ class TownScore(_message.Message):
     GOODS_REMAINING_FIELD_NUMBER: _builtins.int
     TILE_COUNT_FIELD_NUMBER: _builtins.int
     UNCERTAINTY_FIELD_NUMBER: _builtins.int
+    RULES_VERSION_FIELD_NUMBER: _builtins.int
+    CATALOG_VERSION_FIELD_NUMBER: _builtins.int
     total: _builtins.int
     """Score track plus end-game points, never below 0 (FF-R18)."""
     score_track: _builtins.int
@@ -84,6 +86,12 @@ class TownScore(_message.Message):
     """Goods left on the town's buildings (FF-R16's second tie-break)."""
     tile_count: _builtins.int
     """Building and trail tiles, the starting tile's halves as two (FF-R16's third)."""
+    rules_version: _builtins.int
+    """The version of the rules the town was scored by."""
+    catalog_version: _builtins.str
+    """The version of the built-in catalog the town's buildings were read from (with the
+    town's own catalog definitions over it).
+    """
     @_builtins.property
     def end_game(self) -> _containers.RepeatedCompositeFieldContainer[Global___EndGameEntry]:
         """One entry per building with an end-game effect."""
@@ -104,10 +112,12 @@ class TownScore(_message.Message):
         goods_remaining: _builtins.int = ...,
         tile_count: _builtins.int = ...,
         uncertainty: Global___TownUncertainty | None = ...,
+        rules_version: _builtins.int = ...,
+        catalog_version: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["uncertainty", b"uncertainty"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["end_game", b"end_game", "end_game_points", b"end_game_points", "goods_remaining", b"goods_remaining", "score_track", b"score_track", "tile_count", b"tile_count", "total", b"total", "uncertainty", b"uncertainty"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["catalog_version", b"catalog_version", "end_game", b"end_game", "end_game_points", b"end_game_points", "goods_remaining", b"goods_remaining", "rules_version", b"rules_version", "score_track", b"score_track", "tile_count", b"tile_count", "total", b"total", "uncertainty", b"uncertainty"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

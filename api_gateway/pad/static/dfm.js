@@ -1,0 +1,372 @@
+// Downtown Farmers Market: each player's 4x4 grid and eight Challenge tiles, scored line
+// by line by the referee, and the players ranked with the tie-breaks. What was entered is
+// kept on this device (a phone that reloads the page at the table loses nothing).
+
+import {
+  INGREDIENTS, brief, buildControls, chooseChallenge, describe, initChallengeDialog,
+} from './dfm-challenges.js';
+import { onLanguageChange, t } from './i18n.js';
+import {
+  call, chip, countedCells, el, loadSaved, rebuild, selectTab, showProblems, tabKeys,
+} from './ui.js';
+
+const SIZE = 4;
+const MAX_TILE = 3;
+const MAX_PLAYERS = 4;
+const SAVED = 'referee.pad.dfm';
+const LINES = { rows: 'row_challenges', columns: 'column_challenges' };
+const SEAT = /^\/players\/(\d+)(?:\/board)?(.*)$/; // a ranking's pointer: whose, and where in it
+
+const emptyGrid = () => Array.from({ length: SIZE }, () => Array.from({ length: SIZE }, () => []));
+const newPlayer = () => ({
+  name: '', grid: emptyGrid(), rows: Array(SIZE).fill(null), columns: Array(SIZE).fill(null),
+  result: null, problems: [], // what the referee said: not kept
+});
+const fresh = () => ({ mode: 'standard', players: [newPlayer()], current: 0, selected: { row: 0, col: 0 } });
+
+let game = fresh();
+let standings = null;
+let active = null; // the score line whose cells are highlighted: {lines, index}
+const ui = {};
+
+const player = () => game.players[game.current];
+const playerName = (p, k) => p.name.trim() || t('dfm.player', { n: k + 1 });
+const lineName = (lines, index) => t(lines === 'rows' ? 'dfm.row' : 'dfm.column', { n: index + 1 });
+const slotName = (lines, index) => t(lines === 'rows' ? 'dfm.row_challenge' : 'dfm.column_challenge',
+  { n: index + 1 });
+const spaceName = (row, col) => t('space.title', { row: row + 1, col: col + 1 });
+const tileWords = (tile) => (tile.length ? tile.map((i) => t(`ingredient.${i}`)).join(', ') : t('empty'));
+
+function save() {
+  const players = game.players.map(({ name, grid, rows, columns }) => ({ name, grid, rows, columns }));
+  localStorage.setItem(SAVED, JSON.stringify({ ...game, players }));
+}
+
+/** The board of `p` in the contract's JSON. */
+function boardOf(p) {
+  const board = { mode: game.mode };
+  if (game.mode === 'standard') {
+    board.row_challenges = p.rows;
+    board.column_challenges = p.columns;
+  }
+  board.grid = p.grid.map((row) => row.map((tile) => (tile.length ? [...tile] : null)));
+  return board;
+}
+
+/** The challenges still to choose, as problems where the referee would point. */
+function missingChallenges(p) {
+  if (game.mode !== 'standard') return [];
+  return Object.entries(LINES).flatMap(([lines, field]) => p[lines]
+    .map((challenge, index) => (challenge ? null : { pointer: `/${field}/${index}`, detail: t('dfm.missing') }))
+    .filter(Boolean));
+}
+
+/** After an edit of the current player's board: its score is out of date, and so are the
+ * refusals of what changed (`pointers` and what lies under them) and the standings. */
+function changed(...pointers) {
+  const p = player();
+  p.result = null;
+  p.problems = p.problems.filter(({ pointer }) => !pointers.some(
+    (prefix) => pointer === prefix || pointer.startsWith(`${prefix}/`)));
+  standings = null;
+  active = null;
+  save();
+  render();
+}
+
+function locate(pointer) {
+  const [, head, a, b] = pointer.split('/');
+  const at = (key) => ui.board.querySelector(`[data-key="${key}"]`);
+  if (head === 'grid' && b !== undefined) {
+    return { element: at(`cell-${a}-${b}`), place: spaceName(Number(a), Number(b)) };
+  }
+  const lines = Object.keys(LINES).find((key) => LINES[key] === head);
+  if (lines && a !== undefined) return { element: at(`${lines}-challenge-${a}`), place: slotName(lines, Number(a)) };
+  if (head === 'name') return { element: ui.name, place: t('dfm.name') };
+  return { element: null, place: null };
+}
+
+function render() {
+  renderTabs();
+  renderBoard();
+  renderPalette();
+  renderResults();
+  renderStandings();
+  showProblems(ui.problems, player().problems, locate);
+}
+
+function renderTabs() {
+  const tabs = game.players.map((p, k) => el('button', {
+    type: 'button', role: 'tab', id: `dfm-player-${k}`, 'aria-controls': 'dfm-panel',
+    'data-key': `player-${k}`, class: p.problems.length ? 'refused' : null, text: playerName(p, k),
+    onclick: () => {
+      game.current = k;
+      active = null;
+      save();
+      render();
+    },
+  }));
+  rebuild(ui.tabs, ...tabs);
+  selectTab(tabs, tabs[game.current]);
+  ui.panel.setAttribute('aria-labelledby', `dfm-player-${game.current}`);
+  if (document.activeElement !== ui.name) ui.name.value = player().name;
+  ui.name.placeholder = t('dfm.player', { n: game.current + 1 });
+  ui.remove.hidden = game.players.length === 1;
+  ui.add.disabled = game.players.length >= MAX_PLAYERS;
+  for (const radio of ui.modes) radio.checked = radio.value === game.mode;
+}
+
+function renderBoard() {
+  const p = player();
+  const young = game.mode === 'young_shopper';
+  const score = p.result;
+  const line = active && score?.[active.lines]?.[active.index];
+  const counted = new Set(line ? countedCells(line).map(({ row, col }) => `${row}-${col}`) : []);
+  const inLine = (row, col) => active && (active.lines === 'rows' ? row : col) === active.index;
+
+  const slot = (lines, index) => {
+    if (young) return el('div', { class: 'slot none', 'aria-hidden': 'true' });
+    const challenge = p[lines][index];
+    return el('button', {
+      type: 'button', class: `slot ${lines}`, 'data-key': `${lines}-challenge-${index}`,
+      'aria-label': `${slotName(lines, index)}: ${challenge ? describe(challenge) : t('dfm.choose')}`,
+      onclick: () => editChallenge(lines, index),
+    }, ...(challenge ? brief(challenge) : [el('span', { class: 'brief', text: t('dfm.choose') })]));
+  };
+  const cell = (row, col) => {
+    const tile = p.grid[row][col];
+    const selected = game.selected.row === row && game.selected.col === col;
+    const classes = ['cell', inLine(row, col) && 'in-line', counted.has(`${row}-${col}`) && 'counted'];
+    return el('button', {
+      type: 'button', class: classes.filter(Boolean).join(' '), 'data-key': `cell-${row}-${col}`,
+      'aria-pressed': String(selected), 'aria-label': `${spaceName(row, col)}: ${tileWords(tile)}`,
+      onclick: () => {
+        game.selected = { row, col };
+        save();
+        render();
+      },
+    }, ...tile.map((i) => chip('ingredient', i)));
+  };
+  const badge = (lines, index) => {
+    const scored = score?.[lines]?.[index];
+    if (!scored) return el('div', { class: `badge none ${lines}` });
+    const on = active?.lines === lines && active.index === index;
+    return el('button', {
+      type: 'button', class: `badge ${lines} ${scored.met ? 'met' : 'unmet'}`,
+      'data-key': `${lines}-result-${index}`, 'data-line': `${lines}-${index}`,
+      'aria-pressed': String(on), title: scored.explanation, text: String(scored.points),
+      'aria-label': t('dfm.line', { line: lineName(lines, index), points: scored.points,
+                                    met: t(scored.met ? 'met' : 'not_met') }),
+      onclick: () => highlight(lines, index),
+    });
+  };
+
+  const squares = [el('div', { class: 'corner' })];
+  for (let col = 0; col < SIZE; col += 1) squares.push(slot('columns', col));
+  squares.push(el('div', { class: 'corner' }));
+  for (let row = 0; row < SIZE; row += 1) {
+    squares.push(slot('rows', row));
+    for (let col = 0; col < SIZE; col += 1) squares.push(cell(row, col));
+    squares.push(badge('rows', row));
+  }
+  squares.push(el('div', { class: 'corner' }));
+  for (let col = 0; col < SIZE; col += 1) squares.push(badge('columns', col));
+  squares.push(score ? el('div', { class: 'total-badge', id: 'dfm-total', text: String(score.total),
+                                   'aria-label': t('dfm.total', score) })
+    : el('div', { class: 'corner' }));
+  ui.board.classList.toggle('young', young);
+  rebuild(ui.board, ...squares);
+}
+
+function renderPalette() {
+  const { row, col } = game.selected;
+  const tile = player().grid[row][col];
+  ui.paletteTitle.textContent = t('dfm.palette', { row: row + 1, col: col + 1 });
+  rebuild(ui.paletteTile, ...tile.map((i) => chip('ingredient', i)),
+    el('span', { class: 'words', text: tileWords(tile) }));
+  for (const button of ui.ingredients.querySelectorAll('button')) button.disabled = tile.length >= MAX_TILE;
+  ui.undo.disabled = !tile.length;
+  ui.clear.disabled = !tile.length;
+}
+
+function renderResults() {
+  const score = player().result;
+  if (!score) {
+    rebuild(ui.summary);
+    rebuild(ui.lines);
+    return;
+  }
+  rebuild(ui.summary,
+    el('p', { class: 'total', text: t('dfm.total', score) }),
+    score.mode === 'standard' ? el('p', { text: t('dfm.challenges', {
+      met: score.challenges_met, best: score.best_challenge_points }) }) : null,
+    score.complete ? null : el('p', { class: 'note', text: t('dfm.incomplete') }));
+  const items = Object.keys(LINES).flatMap((lines) => score[lines].map((scored, index) => el('li', {},
+    el('button', {
+      type: 'button', class: `line ${scored.met ? 'met' : 'unmet'}`, 'data-key': `${lines}-line-${index}`,
+      'aria-pressed': String(active?.lines === lines && active.index === index),
+      onclick: () => highlight(lines, index),
+    },
+    el('strong', { text: lineName(lines, index) }),
+    el('span', { class: 'pts', text: t('points', scored) }),
+    el('span', { class: 'explanation', text: scored.explanation }),
+    el('span', { class: 'rule', text: scored.rule })))));
+  rebuild(ui.lines, ...items);
+}
+
+function renderStandings() {
+  if (!standings) {
+    rebuild(ui.standings);
+    return;
+  }
+  const standard = game.mode === 'standard';
+  const head = ['dfm.place', 'dfm.player_name', 'dfm.total_short',
+    ...(standard ? ['dfm.challenges_met', 'dfm.best'] : [])];
+  const rows = standings.standings.map((s) => el('tr', {},
+    el('td', { text: String(s.place) }), el('th', { scope: 'row', text: s.name }), el('td', { text: String(s.total) }),
+    ...(standard ? [el('td', { text: String(s.challenges_met) }), el('td', { text: String(s.best_challenge_points) })] : [])));
+  const { winners } = standings;
+  rebuild(ui.standings,
+    el('table', {},
+      el('caption', { text: t('dfm.standings') }),
+      el('thead', {}, el('tr', {}, ...head.map((key) => el('th', { scope: 'col', text: t(key) })))),
+      el('tbody', {}, ...rows)),
+    el('p', { class: 'winners', text: t(winners.length > 1 ? 'dfm.winners_many' : 'dfm.winners',
+      { names: winners.join(', ') }) }),
+    el('p', { class: 'note', text: t(standard ? 'dfm.tie_breaks' : 'dfm.tie_breaks_young') }));
+}
+
+function highlight(lines, index) {
+  active = active?.lines === lines && active.index === index ? null : { lines, index };
+  render();
+}
+
+async function editChallenge(lines, index) {
+  const p = player();
+  const chosen = await chooseChallenge(slotName(lines, index), p[lines][index]);
+  if (chosen !== undefined) {
+    p[lines][index] = chosen;
+    changed(`/${LINES[lines]}/${index}`);
+  }
+  ui.board.querySelector(`[data-key="${lines}-challenge-${index}"]`)?.focus();
+}
+
+function editTile(edit) {
+  const { row, col } = game.selected;
+  edit(player().grid[row][col]);
+  changed(`/grid/${row}/${col}`);
+}
+
+function moveOn() {
+  const next = (game.selected.row * SIZE + game.selected.col + 1) % (SIZE * SIZE);
+  game.selected = { row: Math.floor(next / SIZE), col: next % SIZE };
+  save();
+  render();
+}
+
+async function score() {
+  const p = player();
+  const missing = missingChallenges(p);
+  const outcome = missing.length ? { problems: missing }
+    : await call(ui.score, '/v1/downtown-farmers-market/score', boardOf(p));
+  if (!outcome) return;
+  p.result = outcome.answer ?? null;
+  p.problems = outcome.problems ?? [];
+  active = null;
+  render();
+}
+
+async function rank() {
+  const missing = game.players.map(missingChallenges);
+  for (const [k, problems] of missing.entries()) game.players[k].problems = problems;
+  if (missing.some((problems) => problems.length)) {
+    standings = null;
+    render();
+    return;
+  }
+  const players = game.players.map((p, k) => ({ name: playerName(p, k), board: boardOf(p) }));
+  const outcome = await call(ui.rank, '/v1/downtown-farmers-market/rank', { players });
+  if (!outcome) return;
+  for (const { pointer = '', detail } of outcome.problems ?? []) {
+    const [, seat, inside] = SEAT.exec(pointer) ?? [];
+    const owner = game.players[seat];
+    (owner ?? player()).problems.push({ pointer: owner ? inside : pointer, detail });
+  }
+  standings = outcome.answer ?? null;
+  render();
+}
+
+function buildIngredientButtons() {
+  rebuild(ui.ingredients, ...INGREDIENTS.map((ingredient) => el('button', {
+    type: 'button', class: 'ingredient', 'data-key': `add-${ingredient}`, 'data-ingredient': ingredient,
+    'aria-label': t('dfm.add', { ingredient: t(`ingredient.${ingredient}`) }),
+    onclick: () => editTile((tile) => { if (tile.length < MAX_TILE) tile.push(ingredient); }),
+  }, chip('ingredient', ingredient), ` ${t(`ingredient.${ingredient}`)}`)));
+}
+
+export function init() {
+  for (const [key, id] of Object.entries({
+    board: 'dfm-board', tabs: 'dfm-tabs', panel: 'dfm-panel', add: 'dfm-add-player',
+    remove: 'dfm-remove-player', name: 'dfm-name', paletteTitle: 'dfm-palette-title',
+    paletteTile: 'dfm-palette-tile', ingredients: 'dfm-ingredients', undo: 'dfm-undo',
+    clear: 'dfm-clear', next: 'dfm-next', score: 'dfm-score', rank: 'dfm-rank',
+    problems: 'dfm-problems', summary: 'dfm-summary', lines: 'dfm-lines',
+    standings: 'dfm-standings', reset: 'dfm-reset',
+  })) ui[key] = document.getElementById(id);
+  ui.modes = [...document.querySelectorAll('input[name="dfm-mode"]')];
+  game = { ...fresh(), ...loadSaved(SAVED, {}) };
+  game.players = game.players.map((p) => ({ ...newPlayer(), ...p }));
+
+  initChallengeDialog();
+  buildIngredientButtons();
+  tabKeys(ui.tabs);
+  ui.add.addEventListener('click', () => {
+    game.players.push(newPlayer());
+    game.current = game.players.length - 1;
+    standings = null;
+    save();
+    render();
+    ui.name.focus();
+  });
+  ui.remove.addEventListener('click', () => {
+    game.players.splice(game.current, 1);
+    game.current = Math.max(0, game.current - 1);
+    standings = null;
+    save();
+    render();
+  });
+  ui.name.addEventListener('input', () => {
+    const p = player();
+    p.name = ui.name.value;
+    p.problems = p.problems.filter(({ pointer }) => pointer !== '/name');
+    standings = null;
+    save();
+    render();
+  });
+  for (const radio of ui.modes) {
+    radio.addEventListener('change', () => {
+      game.mode = radio.value;
+      for (const p of game.players) Object.assign(p, { result: null, problems: [] });
+      changed('');
+    });
+  }
+  ui.undo.addEventListener('click', () => editTile((tile) => tile.pop()));
+  ui.clear.addEventListener('click', () => editTile((tile) => tile.splice(0)));
+  ui.next.addEventListener('click', moveOn);
+  ui.score.addEventListener('click', score);
+  ui.rank.addEventListener('click', rank);
+  ui.reset.addEventListener('click', () => {
+    if (!window.confirm(t('action.confirm_new'))) return;
+    game = fresh();
+    standings = null;
+    active = null;
+    save();
+    render();
+  });
+  onLanguageChange(() => {
+    buildControls();
+    buildIngredientButtons();
+    render();
+  });
+  render();
+}

@@ -1,0 +1,358 @@
+// Foxglove Farm: a town laid out square by square (buildings with their goods, trails with
+// their open sides), its score track and variant; the referee's score with each end-game
+// effect, and the best final round step by step. Kept on this device like the other game.
+
+import { ask } from './api.js';
+import { onLanguageChange, t } from './i18n.js';
+import { call, chip, countedCells, el, loadSaved, rebuild, showProblems } from './ui.js';
+
+const SAVED = 'referee.pad.ff';
+const GOODS = ['wood', 'stone', 'wheat', 'coal', 'sheep'];
+const SIDES = ['N', 'E', 'S', 'W'];
+const MAX_GOODS = 99;
+
+const fresh = () => ({
+  variant: 'standard', track: 0, selected: null,
+  tiles: { '0,0': { building: 'forest', goods: {} }, '0,1': { building: 'mine', goods: {} } },
+});
+
+let game = fresh();
+let result = null;
+let plan = null;
+let problems = []; // each {pointer, detail, key}: key, the square of the tile it names
+let sent = []; // the squares of the last request's tiles, in its order
+let active = null; // what is highlighted: {kind: 'entry' | 'step', index}
+const names = new Map(); // building id -> its printed name, from the catalog
+const ui = {};
+
+const keyOf = (row, col) => `${row},${col}`;
+const position = (key) => key.split(',').map(Number);
+const spaceName = (row, col) => t('space', { row, col });
+const goodName = (good, count = 1) => t(`${count > 1 ? 'goods' : 'good'}.${good}`);
+const buildingName = (id) => names.get(id) ?? (id ? id[0].toUpperCase() + id.slice(1).replaceAll('_', ' ') : '?');
+const sidesWords = (sides) => sides.map((side) => t(`side.${side}`)).join(', ');
+
+function save() {
+  localStorage.setItem(SAVED, JSON.stringify(game));
+}
+
+function byPosition(a, b) {
+  const [ra, ca] = position(a);
+  const [rb, cb] = position(b);
+  return ra - rb || ca - cb;
+}
+
+/** The town in the contract's JSON (tiles by position; `sent` remembers their order). */
+function townOf() {
+  sent = Object.keys(game.tiles).sort(byPosition);
+  const tiles = sent.map((key) => {
+    const [row, col] = position(key);
+    const tile = game.tiles[key];
+    if (tile.trail) return { row, col, trail: SIDES.filter((side) => tile.trail.includes(side)) };
+    const goods = Object.fromEntries(GOODS.filter((good) => tile.goods[good] > 0)
+      .map((good) => [good, tile.goods[good]]));
+    return { row, col, building: tile.building.trim(), ...(Object.keys(goods).length ? { goods } : {}) };
+  });
+  return { variant: game.variant, score_track: Number(game.track) || 0, tiles };
+}
+
+/** The squares to draw: every tile's and selected one's, and one more on every side. */
+function bounds() {
+  const keys = [...Object.keys(game.tiles), ...(game.selected ? [game.selected] : [])];
+  const at = keys.length ? keys.map(position) : [[0, 0]];
+  const rows = at.map(([row]) => row);
+  const cols = at.map(([, col]) => col);
+  return { top: Math.min(...rows) - 1, bottom: Math.max(...rows) + 1,
+           left: Math.min(...cols) - 1, right: Math.max(...cols) + 1 };
+}
+
+/** The squares the highlighted entry or plan step is about, and a plan step's path. */
+function highlighted() {
+  const cells = new Set();
+  const add = ({ row, col }) => cells.add(keyOf(row, col));
+  if (active?.kind === 'entry') {
+    const entry = result?.end_game?.[active.index];
+    if (entry) [entry, ...countedCells(entry)].forEach(add);
+  }
+  if (active?.kind === 'step') {
+    const step = plan?.steps?.[active.index];
+    for (const [row, col] of step?.path ?? []) add({ row, col });
+    for (const part of [step?.from, step?.to, ...(step?.picks ?? []).map((pick) => pick.from),
+      ...(step?.choices ?? [])]) if (part) add(part);
+  }
+  return cells;
+}
+
+function locate(pointer) {
+  const [, head, index] = pointer.split('/');
+  if (head === 'tiles' && sent[index] !== undefined) {
+    const [row, col] = position(sent[index]);
+    return { element: ui.town.querySelector(`[data-key="sq-${sent[index]}"]`),
+             place: t('space.title', { row, col }) };
+  }
+  if (head === 'score_track') return { element: ui.track, place: t('ff.score_track') };
+  if (head === 'variant') return { element: ui.variant, place: t('ff.variant') };
+  return { element: null, place: null };
+}
+
+function render() {
+  ui.variant.value = game.variant;
+  if (document.activeElement !== ui.track) ui.track.value = game.track;
+  renderTown();
+  renderEditor();
+  renderScore();
+  renderPlan();
+  showProblems(ui.problems, problems, locate);
+}
+
+function squareWords(row, col, tile) {
+  if (!tile) return t('ff.place');
+  if (tile.trail) return tile.trail.length ? t('ff.trail', { sides: sidesWords(tile.trail) }) : t('ff.trail_closed');
+  const goods = GOODS.filter((good) => tile.goods[good] > 0)
+    .map((good) => `${tile.goods[good]} ${goodName(good, tile.goods[good])}`);
+  return [buildingName(tile.building), ...goods].join(', ');
+}
+
+function renderTown() {
+  const { top, bottom, left, right } = bounds();
+  const lit = highlighted();
+  const squares = [el('div', { class: 'axis corner' })];
+  for (let col = left; col <= right; col += 1) squares.push(el('div', { class: 'axis', text: String(col), 'aria-hidden': 'true' }));
+  for (let row = top; row <= bottom; row += 1) {
+    squares.push(el('div', { class: 'axis', text: String(row), 'aria-hidden': 'true' }));
+    for (let col = left; col <= right; col += 1) squares.push(square(row, col, lit));
+  }
+  ui.town.style.setProperty('--columns', right - left + 2);
+  rebuild(ui.town, ...squares);
+}
+
+function square(row, col, lit) {
+  const key = keyOf(row, col);
+  const tile = game.tiles[key];
+  const entries = (result?.end_game ?? []).filter((entry) => entry.row === row && entry.col === col);
+  const points = entries.reduce((sum, entry) => sum + entry.points, 0);
+  const kind = tile ? (tile.trail ? 'trail' : 'building') : 'empty';
+  const content = {
+    empty: () => [el('span', { class: 'plus', 'aria-hidden': 'true', text: '+' })],
+    trail: () => [el('span', { class: 'trail-drawing', 'aria-hidden': 'true' },
+      el('span', { class: 'hub' }), ...tile.trail.map((side) => el('span', { class: `arm ${side}` })))],
+    building: () => [el('span', { class: 'name', text: buildingName(tile.building) }),
+      el('span', { class: 'goods' }, ...GOODS.filter((good) => tile.goods[good] > 0)
+        .map((good) => chip('good', good, tile.goods[good])))],
+  }[kind]();
+  const words = squareWords(row, col, tile) + (entries.length ? `; ${t('points.long', { points })}` : '');
+  return el('button', {
+    type: 'button', class: ['square', kind, lit.has(key) && 'lit'].filter(Boolean).join(' '),
+    'data-key': `sq-${key}`, 'data-row': row, 'data-col': col,
+    'aria-pressed': String(game.selected === key),
+    'aria-label': `${t('space.title', { row, col })}: ${words}`,
+    onclick: () => {
+      game.selected = key;
+      save();
+      render();
+    },
+  }, ...content, entries.length ? el('span', { class: 'earned', 'aria-hidden': 'true', text: `+${points}` }) : null);
+}
+
+function renderEditor() {
+  const key = game.selected;
+  ui.editor.hidden = key === null;
+  if (key === null) return;
+  const [row, col] = position(key);
+  const tile = game.tiles[key];
+  const kind = tile ? (tile.trail ? 'trail' : 'building') : 'empty';
+  ui.editorTitle.textContent = t('ff.editor', { row, col });
+  for (const radio of ui.kinds) radio.checked = radio.value === kind;
+  ui.buildingFields.hidden = kind !== 'building';
+  ui.trailFields.hidden = kind !== 'trail';
+  if (kind === 'building') {
+    if (document.activeElement !== ui.building) ui.building.value = tile.building;
+    for (const input of ui.goods.querySelectorAll('input')) {
+      if (document.activeElement !== input) input.value = tile.goods[input.dataset.good] ?? 0;
+    }
+  }
+  for (const button of ui.sides.querySelectorAll('button')) {
+    button.setAttribute('aria-pressed', String(kind === 'trail' && tile.trail.includes(button.dataset.side)));
+  }
+  rebuild(ui.editorProblems, ...problems.filter((problem) => problem.key === key)
+    .map((problem) => el('p', { class: 'refusal', text: problem.detail })));
+}
+
+function renderScore() {
+  if (!result) {
+    rebuild(ui.summary);
+    rebuild(ui.lines);
+    return;
+  }
+  rebuild(ui.summary,
+    el('p', { class: 'total', id: 'ff-total', text: t('ff.total', result) }),
+    el('p', { text: t('ff.breakdown', { track: result.score_track, end: result.end_game_points,
+                                        goods: result.goods_remaining, tiles: result.tile_count }) }));
+  rebuild(ui.lines, ...result.end_game.map((entry, index) => el('li', {},
+    el('button', {
+      type: 'button', class: 'line', 'data-key': `entry-${index}`,
+      'aria-pressed': String(active?.kind === 'entry' && active.index === index),
+      onclick: () => highlight('entry', index),
+    },
+    el('strong', { text: `${buildingName(entry.building)} (${spaceName(entry.row, entry.col)})` }),
+    el('span', { class: 'pts', text: t('points', entry) }),
+    el('span', { class: 'explanation', text: entry.explanation }),
+    el('span', { class: 'rule', text: entry.rule })))));
+}
+
+function stepWords(step) {
+  const where = (at) => spaceName(at.row, at.col);
+  switch (step.action) {
+    case 'move':
+      return t('step.move', { count: step.count, good: goodName(step.good, step.count),
+                              from: where(step.from), to: where(step.to) });
+    case 'haul':
+      return t('step.haul', { to: where(step.to), picks: step.picks.map((pick) => t('step.pick', {
+        count: pick.count, good: goodName(pick.good, pick.count), from: where(pick.from) })).join(', ') });
+    case 'process':
+      return [t('step.process', step), ...(step.choices ?? []).map((choice) => t('step.keeps', {
+        space: where(choice),
+        goods: GOODS.filter((good) => choice.goods?.[good]).map((good) => `${choice.goods[good]} ${goodName(good, choice.goods[good])}`).join(', '),
+      }))].join(' ');
+    default:
+      return step.action;
+  }
+}
+
+function renderPlan() {
+  if (!plan) {
+    rebuild(ui.plan);
+    return;
+  }
+  const steps = plan.steps.map((step, index) => el('li', {}, el('button', {
+    type: 'button', class: `step ${step.action}`, 'data-key': `step-${index}`,
+    'aria-pressed': String(active?.kind === 'step' && active.index === index),
+    onclick: () => highlight('step', index), text: stepWords(step),
+  })));
+  rebuild(ui.plan,
+    el('p', { class: 'total', id: 'ff-plan-total', text: t('ff.plan_total', plan) }),
+    el('p', { text: t('ff.plan_breakdown', { track: game.track, processing: plan.processing_points,
+                                             end: plan.end_game_points, goods: plan.goods_remaining }) }),
+    el('p', { class: 'note', text: plan.optimal === false ? t('ff.bound', { bound: plan.upper_bound }) : t('ff.optimal') }),
+    el('h3', { text: t('ff.steps') }),
+    steps.length ? el('ol', { class: 'steps' }, ...steps) : el('p', { text: t('ff.no_steps') }));
+}
+
+function highlight(kind, index) {
+  active = active?.kind === kind && active.index === index ? null : { kind, index };
+  render();
+}
+
+/** After an edit: the answers are out of date, and so are the refusals of what changed
+ * (the tile at `key`, or the field `pointer`). */
+function changed({ key = null, pointer = null }) {
+  result = null;
+  plan = null;
+  active = null;
+  problems = problems.filter((problem) => (key === null || problem.key !== key)
+    && (pointer === null || problem.pointer !== pointer));
+  save();
+  render();
+}
+
+function editTile(edit) {
+  const key = game.selected;
+  const tile = edit(game.tiles[key]);
+  if (tile) game.tiles[key] = tile;
+  else delete game.tiles[key];
+  changed({ key });
+}
+
+async function send(button, path, show) {
+  const outcome = await call(button, path, townOf());
+  if (!outcome) return;
+  active = null;
+  problems = (outcome.problems ?? []).map((problem) => {
+    const [, head, index] = (problem.pointer ?? '').split('/');
+    return { ...problem, key: head === 'tiles' ? sent[index] ?? null : null };
+  });
+  const refused = problems.find((problem) => problem.key);
+  if (refused) game.selected = refused.key;
+  show(outcome.answer ?? null);
+  render();
+}
+
+function buildControls() {
+  rebuild(ui.goods, ...GOODS.map((good) => el('label', { class: 'count' }, chip('good', good), ` ${goodName(good)} `,
+    el('input', {
+      type: 'number', min: 0, max: MAX_GOODS, step: 1, inputmode: 'numeric', 'data-good': good,
+      'data-key': `good-${good}`,
+      oninput: (event) => editTile((tile) => {
+        const count = Number(event.target.value);
+        if (count > 0) tile.goods[good] = count;
+        else delete tile.goods[good];
+        return tile;
+      }),
+    }))));
+  rebuild(ui.sides, ...SIDES.map((side) => el('button', {
+    type: 'button', class: `side ${side}`, 'data-side': side, 'data-key': `side-${side}`,
+    'aria-label': t(`compass.${side}`), 'aria-pressed': 'false', text: t(`compass_short.${side}`),
+    onclick: () => editTile((tile) => {
+      const sides = new Set(tile.trail);
+      if (!sides.delete(side)) sides.add(side);
+      return { trail: SIDES.filter((s) => sides.has(s)) };
+    }),
+  })));
+}
+
+async function loadCatalog() {
+  try {
+    const { answer } = await ask('/v1/foxglove-farm/catalog');
+    for (const building of answer?.buildings ?? []) names.set(building.id, building.name);
+    rebuild(ui.catalog, ...[...names].map(([id, name]) => el('option', { value: id, label: name })));
+    render();
+  } catch {
+    // A referee without the catalog endpoint: any id may be typed, and the referee
+    // refuses one it does not know on its tile.
+  }
+}
+
+export function init() {
+  for (const [key, id] of Object.entries({
+    town: 'ff-town', editor: 'ff-editor', editorTitle: 'ff-editor-title',
+    editorProblems: 'ff-editor-problems', building: 'ff-building', catalog: 'ff-catalog',
+    buildingFields: 'ff-building-fields', trailFields: 'ff-trail-fields', goods: 'ff-goods',
+    sides: 'ff-sides', variant: 'ff-variant', track: 'ff-track', score: 'ff-score',
+    planButton: 'ff-plan', problems: 'ff-problems', summary: 'ff-summary', lines: 'ff-lines',
+    plan: 'ff-plan-result', reset: 'ff-reset',
+  })) ui[key] = document.getElementById(id);
+  ui.kinds = [...document.querySelectorAll('input[name="ff-kind"]')];
+  game = { ...fresh(), ...loadSaved(SAVED, {}) };
+
+  buildControls();
+  for (const radio of ui.kinds) {
+    radio.addEventListener('change', () => editTile((tile) => ({
+      empty: () => null,
+      building: () => ({ building: tile?.building ?? '', goods: tile?.goods ?? {} }),
+      trail: () => ({ trail: tile?.trail ?? [] }),
+    }[radio.value]())));
+  }
+  ui.building.addEventListener('input', () => editTile((tile) => ({ ...tile, building: ui.building.value })));
+  ui.variant.addEventListener('change', () => {
+    game.variant = ui.variant.value;
+    changed({ pointer: '/variant' });
+  });
+  ui.track.addEventListener('input', () => {
+    game.track = ui.track.value;
+    changed({ pointer: '/score_track' });
+  });
+  ui.score.addEventListener('click', () => send(ui.score, '/v1/foxglove-farm/score', (answer) => { result = answer; }));
+  ui.planButton.addEventListener('click', () => send(ui.planButton, '/v1/foxglove-farm/final-round/plan', (answer) => { plan = answer; }));
+  ui.reset.addEventListener('click', () => {
+    if (!window.confirm(t('action.confirm_new'))) return;
+    game = fresh();
+    problems = [];
+    changed({});
+  });
+  onLanguageChange(() => {
+    buildControls();
+    render();
+  });
+  render();
+  loadCatalog();
+}

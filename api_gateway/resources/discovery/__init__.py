@@ -1,0 +1,1 @@
+"""What the referee knows: its versions, the challenge types and the building catalog."""

@@ -1,0 +1,435 @@
+"""The score pad, driven in a real headless Chromium against the real engine and gunicorn
+gateway, as players would: tapping spaces and ingredients, choosing Challenge tiles in
+their dialog, laying out a town square by square.
+
+The browser reaches the gateway's origin and nothing else (``browser.py``): after each
+test the DevTools log must show no request to another host, no failed request and no
+error logged by the page (a Content-Security-Policy refusal would be one).
+
+``REFEREE_PAD_SCREENSHOTS=docs/screenshots`` also saves each game's page, scored, at a
+phone's width (390x844) and a desktop's (1280x900): the README's screenshots.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from .browser import chromium, foreign, network_events, requests_sent
+from .conftest import REPO, Service, start_engine, start_gateway
+
+pytestmark = pytest.mark.e2e
+
+DFM_DATA = REPO / "tests" / "data" / "downtown_farmers_market"
+KULY = REPO / "tests" / "data" / "foxglove_farm" / "kuly_transport_and_processing.json"
+SECONDS = 30
+SCREENSHOTS = os.environ.get("REFEREE_PAD_SCREENSHOTS")
+SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+
+
+def example(name: str) -> dict[str, Any]:
+    return json.loads((DFM_DATA / name).read_text(encoding="utf-8"))
+
+
+class Pad:
+    """The score pad page in ``browser``, served by the gateway at ``url``."""
+
+    def __init__(self, browser: WebDriver, url: str) -> None:
+        self.browser = browser
+        self.url = url
+        self.wait = WebDriverWait(browser, SECONDS)
+        self.events: list[dict[str, Any]] = []
+
+    def network(self) -> list[dict[str, Any]]:
+        """Every DevTools Network event of the page since this pad was made."""
+        self.events += network_events(self.browser)
+        return self.events
+
+    def open(self, game: str, saved: dict[str, Any] | None = None) -> None:
+        """The pad on ``game``'s tab, holding nothing from an earlier test: fresh, or as
+        this device last left it with ``saved`` (the pad's own record, JSON)."""
+        self.browser.get(f"{self.url}/pad#{game}")
+        self.browser.execute_script("localStorage.clear()")
+        if saved is not None:
+            self.browser.execute_script("localStorage.setItem(arguments[0], arguments[1])",
+                                        f"referee.pad.{game}", json.dumps(saved))
+        self.browser.refresh()
+        self.find(f"#{game}:not([hidden])")
+
+    def find(self, css: str) -> WebElement:
+        return self.wait.until(lambda page: page.find_element(By.CSS_SELECTOR, css),
+                               f"nothing matches {css}")
+
+    def all(self, css: str) -> list[WebElement]:
+        return self.browser.find_elements(By.CSS_SELECTOR, css)
+
+    def click(self, css: str) -> None:
+        self.wait.until(lambda page: (element := page.find_element(By.CSS_SELECTOR, css))
+                        .is_enabled() and element, f"{css} is not there to click").click()
+
+    def type(self, css: str, text: object) -> None:
+        field = self.find(css)
+        field.clear()
+        field.send_keys(str(text))
+
+    def text(self, css: str) -> str:
+        return self.find(css).text
+
+    # Downtown Farmers Market
+
+    def challenge(self, lines: str, index: int, challenge: dict[str, Any]) -> None:
+        """Choose the Challenge tile of ``lines`` (rows or columns) ``index`` in its dialog."""
+        self.click(f'[data-key="{lines}-challenge-{index}"]')
+        self.find("#challenge-dialog[open]")
+        Select(self.find("#challenge-type")).select_by_value(challenge["type"])
+        self.type("#challenge-points", challenge["points"])
+        kind = challenge["type"]
+        if kind == "exact_count":
+            for ingredient, count in challenge["counts"].items():
+                self.type(f'#challenge-counts [data-ingredient="{ingredient}"]', count)
+        elif kind in ("exact_count_any", "exact_total"):
+            self.type("#challenge-count", challenge["count"])
+        elif kind == "majority":
+            Select(self.find("#challenge-ingredient")).select_by_value(challenge["ingredient"])
+        elif kind == "forbidden":
+            for ingredient in challenge["ingredients"]:
+                self.click(f'#challenge-forbidden input[value="{ingredient}"]')
+        elif kind == "per_set":
+            for ingredients in challenge["sets"]:
+                for ingredient in ingredients:
+                    self.click(f'#challenge-set-ingredients [data-ingredient="{ingredient}"]')
+                self.click("#challenge-add-set")
+        self.click('#challenge-form button[type="submit"]')
+        self.wait.until(lambda page: not self.all("#challenge-dialog[open]"),
+                        "the challenge dialog did not close")
+
+    def board(self, board: dict[str, Any]) -> None:
+        """Enter ``board``: its mode, its challenges, then each space's tile."""
+        self.click(f'input[name="dfm-mode"][value="{board["mode"]}"]')
+        for lines, field in (("rows", "row_challenges"), ("columns", "column_challenges")):
+            for index, challenge in enumerate(board.get(field, [])):
+                self.challenge(lines, index, challenge)
+        for row, tiles in enumerate(board["grid"]):
+            for col, tile in enumerate(tiles):
+                self.click(f'[data-key="cell-{row}-{col}"]')
+                for ingredient in tile or []:
+                    self.click(f'#dfm-ingredients [data-ingredient="{ingredient}"]')
+
+    def line_points(self) -> dict[str, list[int]]:
+        """The points shown beside each row and column."""
+        return {lines: [int(self.text(f'[data-line="{lines}-{index}"]')) for index in range(4)]
+                for lines in ("rows", "columns")}
+
+    # Foxglove Farm
+
+    def square(self, row: int, col: int) -> str:
+        return f'[data-key="sq-{row},{col}"]'
+
+    def tile(self, tile: dict[str, Any]) -> None:
+        """Lay ``tile`` (the contract's JSON) on its square with the square's editor."""
+        self.click(self.square(tile["row"], tile["col"]))
+        kind = "trail" if "trail" in tile else "building"
+        self.click(f'input[name="ff-kind"][value="{kind}"]')
+        if kind == "trail":
+            for side in tile["trail"]:
+                self.click(f'#ff-sides [data-side="{side}"]')
+            return
+        self.type("#ff-building", tile["building"])
+        for good, count in tile.get("goods", {}).items():
+            self.type(f'#ff-goods [data-good="{good}"]', count)
+
+    def town(self, town: dict[str, Any]) -> None:
+        Select(self.find("#ff-variant")).select_by_value(town["variant"])
+        self.type("#ff-track", town["score_track"])
+        for tile in sorted(town["tiles"], key=lambda tile: (tile["row"], tile["col"])):
+            self.tile(tile)
+
+    def screenshots(self, name: str) -> None:
+        """With REFEREE_PAD_SCREENSHOTS set, the whole page at each width in :data:`SIZES`."""
+        if not SCREENSHOTS:
+            return
+        folder = REPO / SCREENSHOTS
+        folder.mkdir(parents=True, exist_ok=True)
+        for device, (width, height) in SIZES.items():
+            metrics = {"width": width, "height": height, "deviceScaleFactor": 1,
+                       "mobile": device == "phone"}
+            self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+            full = self.browser.execute_script(
+                "return document.documentElement.scrollHeight")
+            self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                         {**metrics, "height": max(height, full)})
+            (folder / f"{name}-{device}.png").write_bytes(
+                self.browser.get_screenshot_as_png())
+        self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def assert_offline_and_clean(pad: Pad) -> None:
+    """Every request the pad's page made went to its gateway and was answered, each of
+    the page's own files with a 200 (the API may refuse), and the page logged no error
+    (a Content-Security-Policy refusal would be one)."""
+    events = pad.network()
+    sent = requests_sent(events)
+    assert sent, "the DevTools log shows no request at all"
+    assert not foreign([request["url"] for request in sent], pad.url), \
+        "the page asked another host"
+    urls = {event["params"]["requestId"]: event["params"]["request"]["url"] for event in events
+            if event["method"] == "Network.requestWillBeSent"}
+    failed = [(urls[event["params"]["requestId"]], event["params"]["errorText"])
+              for event in events if event["method"] == "Network.loadingFailed"
+              and event["params"]["requestId"] in urls
+              and event["params"].get("errorText") != "net::ERR_ABORTED"]  # a page left
+    assert not failed, f"requests failed: {failed}"
+    missing = [(answer["url"], answer["status"]) for answer in (
+        event["params"]["response"] for event in events
+        if event["method"] == "Network.responseReceived")
+        if answer["status"] != 200 and not answer["url"].startswith(f"{pad.url}/v1/")]
+    assert not missing, f"the page's files were not all served: {missing}"
+    errors = [entry for entry in pad.browser.get_log("browser")
+              if entry["level"] == "SEVERE" and entry["source"] != "network"]
+    assert not errors, f"the page logged errors: {errors}"
+
+
+@pytest.fixture(scope="module")
+def browser(service: Service, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    session = chromium(service.url, tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield session
+    finally:
+        session.quit()
+
+
+@pytest.fixture
+def pad(browser: WebDriver, service: Service) -> Iterator[Pad]:
+    network_events(browser)  # what earlier tests left in the log does not count
+    browser.get_log("browser")
+    checked = Pad(browser, service.url)
+    yield checked
+    assert_offline_and_clean(checked)
+
+
+def test_only_the_gateway_is_reachable(browser: WebDriver, service: Service) -> None:
+    """The browser's blocking works: a server on another loopback port (the engine's)
+    cannot be reached, while the gateway's page loads."""
+    with pytest.raises(WebDriverException, match="ERR_PROXY_CONNECTION_FAILED|ERR_TUNNEL"):
+        browser.get(f"http://{service.engine_address}/")
+    browser.get(f"{service.url}/pad")
+    assert browser.find_element(By.CSS_SELECTOR, "h1").text
+
+
+AUDIT = """
+const small = [], unnamed = [];
+for (const control of document.querySelectorAll('button, input, select, a[href]')) {
+  if (!control.checkVisibility()) continue;
+  const target = ['radio', 'checkbox'].includes(control.type) ? control.closest('label') : control;
+  const box = target.getBoundingClientRect();
+  const where = `${target.outerHTML.slice(0, 90)} (${box.width}x${box.height})`;
+  if (box.width < 44 || box.height < 44) small.push(where);
+  if (!(control.getAttribute('aria-label') || control.labels?.length || control.textContent.trim())) {
+    unnamed.push(where);
+  }
+}
+return {small, unnamed, overflow: document.documentElement.scrollWidth - window.innerWidth};
+"""
+"""Every visible control's touch target (a radio's or checkbox's label), whether it has a
+name, and how far the page overflows the screen's width."""
+
+
+@pytest.mark.parametrize("game", ["dfm", "ff"])
+def test_on_a_phone_every_control_is_a_named_touch_target(pad: Pad, game: str) -> None:
+    width, height = SIZES["phone"]
+    pad.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        pad.open(game)
+        if game == "ff":
+            pad.click(pad.square(0, 0))  # its editor
+        audit = pad.browser.execute_script(AUDIT)
+    finally:
+        pad.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert audit == {"small": [], "unnamed": [], "overflow": 0}
+
+
+def test_rulebook_board_scores_43_line_by_line(pad: Pad) -> None:
+    rulebook = example("rulebook_standard_example.json")
+    expected = rulebook["expected"]
+    pad.open("dfm")
+    pad.board(rulebook["board"])
+    pad.click("#dfm-score")
+
+    pad.wait.until(lambda page: pad.all("#dfm-total"), "no score shown")
+    assert pad.text("#dfm-total") == "43"
+    assert pad.line_points() == {lines: [line["points"] for line in expected[lines]]
+                                 for lines in ("rows", "columns")}
+    assert "Total: 43 points" in pad.text("#dfm-summary")
+    assert "7 challenges met; best challenge 11 points." in pad.text("#dfm-summary")
+    lines = pad.all("#dfm-lines .line")
+    assert [line.find_element(By.CSS_SELECTOR, ".rule").text for line in lines] == [
+        line["rule"] for lines in ("rows", "columns") for line in expected[lines]]
+    assert all(line.find_element(By.CSS_SELECTOR, ".explanation").text for line in lines)
+    assert not pad.all(".refused")
+
+    # Choosing a line highlights its spaces; the row's badge says what it scored.
+    pad.click('[data-line="rows-1"]')
+    assert len(pad.all(".cell.in-line")) == 4
+    assert pad.find('[data-line="rows-1"]').get_attribute("aria-label") == "Row 2: 11 points, met"
+    pad.click('[data-line="rows-1"]')
+    pad.screenshots("downtown-farmers-market")
+
+    # In French the pad asks for French explanations, and words its own text in French.
+    pad.click("#language")
+    pad.click("#dfm-score")
+    pad.wait.until(lambda page: "Total : 43 points" in pad.text("#dfm-summary"))
+    scored = [request["headers"].get("Accept-Language") for request in requests_sent(pad.network())
+              if request["url"].endswith("/v1/downtown-farmers-market/score")]
+    assert scored == ["en", "fr"]
+    assert pad.text("#dfm-score") == "Compter ce plateau"
+    pad.click("#language")
+
+
+def test_challenge_refusals_are_shown_on_their_tile(pad: Pad, service: Service) -> None:
+    """A board kept on the phone comes back on reload; a challenge not chosen yet, then
+    one the referee refuses, is marked on its tile with what is wrong; fixed, it scores."""
+    board = example("rulebook_standard_example.json")["board"]
+    pad.open("dfm", {"mode": "standard", "current": 0, "selected": {"row": 0, "col": 0},
+                     "players": [{"name": "Ana", "rows": board["row_challenges"],
+                                  "columns": [*board["column_challenges"][:3], None],
+                                  "grid": [[tile or [] for tile in row] for row in board["grid"]]}]})
+    slot = '[data-key="columns-challenge-3"]'
+
+    pad.click("#dfm-score")
+    pad.wait.until(lambda page: pad.all(f"{slot}.refused"), "the empty slot is not marked")
+    assert pad.text("#dfm-problems li") == ("Challenge of column 4: "
+                                            "Choose this line’s Challenge tile first.")
+    assert not [request for request in requests_sent(pad.network())
+                if request["url"].endswith("/score")], "asked the referee anyway"
+
+    pad.challenge("columns", 3, {"type": "per_set", "sets": [], "points": 4})
+    assert not pad.all(f"{slot}.refused"), "a changed challenge keeps its old refusal"
+    pad.click("#dfm-score")
+    pad.wait.until(lambda page: pad.all(f"{slot}.refused"), "the refused slot is not marked")
+    refused = {**board, "column_challenges": [*board["column_challenges"][:3],
+                                              {"type": "per_set", "sets": [], "points": 4}]}
+    answer = requests.post(f"{service.url}/v1/downtown-farmers-market/score", json=refused,
+                           timeout=10).json()
+    [problem] = answer["errors"]
+    assert problem["pointer"] == "/column_challenges/3/sets"
+    assert pad.find(f'#{pad.find(slot).get_attribute("aria-describedby")}').text == \
+        f"Challenge of column 4: {problem['detail']}"
+    assert [element.get_attribute("data-key") for element in pad.all("#dfm-board .refused")
+            ] == ["columns-challenge-3"]
+    assert "refused" in pad.find('[data-key="player-0"]').get_attribute("class")  # its tab too
+
+    pad.challenge("columns", 3, board["column_challenges"][3])
+    pad.click("#dfm-score")
+    pad.wait.until(lambda page: pad.all("#dfm-total"), "no score shown")
+    assert pad.text("#dfm-total") == "43"
+    assert not pad.all(".refused") and not pad.all("#dfm-problems li")
+
+
+def test_young_shopper_board_scores_28_and_players_are_ranked(pad: Pad) -> None:
+    rulebook = example("rulebook_young_shopper_example.json")
+    expected = rulebook["expected"]
+    pad.open("dfm")
+    pad.type("#dfm-name", "Ana")
+    pad.board(rulebook["board"])
+    assert not pad.all('[data-key^="rows-challenge"]'), "Young Shopper has no challenges"
+    pad.click("#dfm-score")
+
+    pad.wait.until(lambda page: pad.all("#dfm-total"), "no score shown")
+    assert pad.text("#dfm-total") == "28"
+    assert pad.line_points() == {lines: [line["points"] for line in expected[lines]]
+                                 for lines in ("rows", "columns")}
+
+    pad.click("#dfm-add-player")
+    pad.type("#dfm-name", "Ben")
+    pad.click('[data-key="cell-0-0"]')
+    pad.click('#dfm-ingredients [data-ingredient="egg"]')
+    pad.click("#dfm-rank")
+    table = pad.find("#dfm-standings table")
+    rows = [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+            for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    assert rows == [["1", "Ana", "28"], ["2", "Ben", "2"]]
+    assert pad.text("#dfm-standings .winners") == "Winner: Ana"
+
+
+def test_foxglove_farm_town_scored_planned_and_refused_on_its_tile(pad: Pad,
+                                                                   service: Service) -> None:
+    town = {**json.loads(KULY.read_text(encoding="utf-8"))["town"], "score_track": 64}
+    score = requests.post(f"{service.url}/v1/foxglove-farm/score", json=town, timeout=10).json()
+    plan = requests.post(f"{service.url}/v1/foxglove-farm/final-round/plan", json=town,
+                         timeout=10).json()
+    pad.open("ff")
+    pad.town(town)
+
+    pad.click("#ff-score")
+    pad.wait.until(lambda page: pad.all("#ff-total"), "no score shown")
+    assert pad.text("#ff-total") == f"Total: {score['total']} points"
+    entries = pad.all("#ff-lines .line")
+    assert len(entries) == len(score["end_game"])
+    for shown, entry in zip(entries, score["end_game"]):
+        assert shown.find_element(By.CSS_SELECTOR, ".explanation").text == entry["explanation"]
+    pad.click("#ff-plan")
+    pad.wait.until(lambda page: pad.all("#ff-plan-total"), "no plan shown")
+    assert pad.text("#ff-plan-total") == f"Best final total: {plan['total']} points"
+    steps = pad.all("#ff-plan-result .step")
+    assert len(steps) == len(plan["steps"])
+    assert steps[0].text.startswith("Move 2 coal from row 1, column 1 to row 1, column 3")
+    pad.click('[data-key="step-0"]')  # the first move's path is highlighted on the town
+    lit = {(int(square.get_attribute("data-row")), int(square.get_attribute("data-col")))
+           for square in pad.all(".square.lit")}
+    assert lit == {tuple(cell) for cell in plan["steps"][0]["path"]}
+    pad.screenshots("foxglove-farm")
+
+    # A Granary, spelt right, on a square that touches no tile of the town.
+    pad.tile({"row": -1, "col": 3, "building": "granary"})
+    pad.click("#ff-score")
+    pad.wait.until(lambda page: pad.all(".square.refused"), "no tile refused")
+    refused = pad.all(".square.refused")
+    assert [pad.square(-1, 3)] == [f'[data-key="{square.get_attribute("data-key")}"]'
+                                   for square in refused]
+    assert refused[0].get_attribute("aria-invalid") == "true"
+    problem = pad.find(f'#{refused[0].get_attribute("aria-describedby")}')
+    answer = requests.post(f"{service.url}/v1/foxglove-farm/score", timeout=10, json={
+        **town, "tiles": [*town["tiles"], {"row": -1, "col": 3, "building": "granary"}]}).json()
+    detail = answer["errors"][0]["detail"]
+    assert problem.text == f"Row -1, column 3: {detail}"
+    assert pad.text("#ff-editor-problems") == detail  # shown where the tile is edited
+    assert not pad.all("#ff-total"), "a refused town shows no score"
+    assert "pointer" not in pad.find("body").text
+
+
+def test_an_unreachable_engine_is_a_banner(tmp_path: Path) -> None:
+    """503 from the gateway (its engine gone) is a friendly banner, not an error."""
+    engine, engine_address = start_engine()
+    try:
+        gateway, url = start_gateway(engine_address)
+    except BaseException:
+        engine.stop()
+        raise
+    browser = chromium(url, tmp_path / "profile", width=390, height=844)
+    try:
+        pad = Pad(browser, url)
+        pad.open("dfm")
+        pad.click('input[name="dfm-mode"][value="young_shopper"]')
+        engine.stop()
+        pad.click("#dfm-score")
+        banner = pad.find("#banner:not([hidden])")
+        assert "The referee is not answering right now. Try again in" in banner.text
+        assert not pad.all("#dfm-total")
+        pad.click("#banner-close")
+        assert pad.all("#banner[hidden]")
+    finally:
+        browser.quit()
+        gateway.stop()
+        engine.stop()
