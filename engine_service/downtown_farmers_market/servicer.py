@@ -51,16 +51,15 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
     @translate_errors
     def ListLegalMoves(self, request: service_pb2.ListLegalMovesRequest,
                        context: grpc.ServicerContext) -> service_pb2.ListLegalMovesResponse:
-        answer = service_pb2.ListLegalMovesResponse()
-        for move in dfm.legal_moves(convert.state_from_proto(request.state)):
-            convert.move_to_proto(move, answer.moves.add())
-        return answer
+        return convert.legal_moves_to_proto(
+            dfm.legal_moves(convert.state_from_proto(request.state)))
 
     @translate_errors
     def ValidateMove(self, request: service_pb2.ValidateMoveRequest,
                      context: grpc.ServicerContext) -> service_pb2.ValidateMoveResponse:
-        state, move = convert.state_and_move_from_proto(request.state, request.move)
-        answer = convert.verdict_to_proto(dfm.validate(state, move))
+        encodings: convert.Encodings = {}  # the request's boards, to answer unchanged ones
+        state, move = convert.state_and_move_from_proto(request.state, request.move, encodings)
+        answer = convert.verdict_to_proto(dfm.validate(state, move), encodings)
         METER.move_judged(answer.legal)
         return answer
 

@@ -19,6 +19,7 @@ A game state's catalog is the state's: its towns carry none of their own.
 from __future__ import annotations
 
 import math
+from itertools import combinations, permutations
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple, TypeVar, cast
@@ -89,6 +90,7 @@ from tabletop_rules.foxglove_farm.readings import (
 from tabletop_rules.problems import Path, PathPart, Problem, json_pointer
 from tabletop_rules.verdicts import Verdict
 
+from .. import wire
 from ..reading import Check, Reader
 
 Item = TypeVar("Item")
@@ -103,6 +105,12 @@ _VARIANTS[town_pb2.VARIANT_UNSPECIFIED] = fox.Variant.STANDARD
 _PHASE_TO_PROTO = {p: game_pb2.GamePhase.Value(f"GAME_PHASE_{p.name}") for p in GamePhase}
 _PHASES: dict[int, GamePhase | None] = {n: p for p, n in _PHASE_TO_PROTO.items()}
 _PHASE_ENUM = cast(EnumTypeWrapper, game_pb2.GamePhase)  # its stub types it as a class
+
+_TRAIL_SIDES: dict[tuple[int, ...], frozenset[fox.Side]] = {
+    tuple(_SIDE_TO_PROTO[side] for side in sides): frozenset(sides)
+    for count in range(len(fox.SIDES) + 1) for sides in permutations(fox.SIDES, count)}
+"""A trail's sides by the numbers a message lists, for every list of distinct known
+sides (65): what :meth:`_Reader.sides` reads from them without a problem."""
 
 MAX_CATALOG_VERSION_LENGTH = 100
 """A catalog version is a short digest; a longer one is no version (the rules' message
@@ -219,11 +227,12 @@ class _Reader(Reader):
             catalog, refused = game
             if struct is not None:
                 self.problem((*path, "catalog"), GAME_TOWN_CATALOG)
-        tiles = read_tiles(
+        known = _known_tiles(message.tiles, catalog, refused)
+        tiles = known if known is not None else read_tiles(
             message.tiles, lambda tile, where: self.tile(tile, where, catalog, refused, doubts),
             path, self.problems)
-        unread = any(t.building in refused for t in message.tiles
-                     if t.WhichOneof("kind") == "building")
+        unread = bool(refused) and any(t.building in refused for t in message.tiles
+                                       if t.WhichOneof("kind") == "building")
         return _ReadTown(fox.Town(tiles.tiles, catalog, variant, message.score_track), tiles,
                          complete=len(self.problems) == before and not unread)
 
@@ -236,6 +245,9 @@ class _Reader(Reader):
              ) -> fox.Tile | Unread:
         position = fox.Position(message.row, message.col)
         kind = message.WhichOneof("kind")
+        known = _known_tile(message, kind, position, catalog, refused)
+        if known is not None:
+            return known
         if kind == "building":
             building = find_building(message.building, catalog, refused, (*path, "building"),
                                      self.problems)
@@ -252,7 +264,7 @@ class _Reader(Reader):
             self.problem(path, ONE_KIND)
             return Unread(position)
         sides = self.sides(message.trail.sides, (*path, "trail"))
-        if message.goods.ListFields() or message.doubtful_goods:
+        if (message.HasField("goods") and message.goods.ListFields()) or message.doubtful_goods:
             self.problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS)
             return Unread(position)
         return Unread(position) if sides is None else fox.TrailTile(position, sides)
@@ -478,6 +490,46 @@ class _Reader(Reader):
                      for p in self.limited(parts, path, "payment parts"))
 
 
+def _known_tiles(messages: Sequence[town_pb2.Tile], catalog: fox.Catalog,
+                 refused: frozenset[str]) -> ReadTiles | None:
+    """What :func:`read_tiles` makes of a town's tiles (each by position, and each
+    position's index; none unread) when each is read the common way
+    (:func:`_known_tile`), no two share a position and they are not too many; otherwise
+    None, for the reader."""
+    if len(messages) > MAX_TILES:
+        return None
+    tiles: dict[fox.Position, fox.Tile] = {}
+    index: dict[fox.Position, int] = {}
+    for i, message in enumerate(messages):
+        tile = _known_tile(message, message.WhichOneof("kind"),
+                           fox.Position(message.row, message.col), catalog, refused)
+        if tile is None or tile.position in tiles:
+            return None
+        tiles[tile.position] = tile
+        index[tile.position] = i
+    return ReadTiles(tiles, index, {})
+
+
+def _known_tile(message: town_pb2.Tile, kind: str | None, position: fox.Position,
+                catalog: fox.Catalog, refused: frozenset[str]) -> fox.Tile | None:
+    """The tile, if it is one the reader reads without a problem in the common way: a
+    building the catalog defines (so its id is short) and no refused definition names, or
+    a trail without goods whose sides are distinct and known, neither with doubtful goods
+    counts; otherwise None, for the reader to read and report on."""
+    if message.doubtful_goods:  # read (or refused) by the reader, at their pointers
+        return None
+    if kind == "building":
+        building = catalog.get(message.building)
+        if building is not None and message.building not in refused:
+            return fox.BuildingTile(position, building, _goods_from(message.goods)
+                                    if message.HasField("goods") else fox.NO_GOODS)
+    elif kind == "trail" and not message.HasField("goods"):
+        sides = _TRAIL_SIDES.get(tuple(message.trail.sides))
+        if sides is not None:
+            return fox.TrailTile(position, sides)
+    return None
+
+
 def _struct(struct: struct_pb2.Struct) -> dict[str, Any]:
     return {key: _plain(value) for key, value in struct.fields.items()}
 
@@ -625,23 +677,53 @@ def _goods(goods: fox.Goods) -> town_pb2.Goods:
     return town_pb2.Goods(**goods.to_dict())
 
 
-def _tile(tile: fox.Tile) -> town_pb2.Tile:
-    where = {"row": tile.position.row, "col": tile.position.col}
+_VARIANT_KEY, _SCORE_TRACK_KEY, _TILES_KEY = (wire.key(town_pb2.Town.DESCRIPTOR, name)
+                                             for name in ("variant", "score_track", "tiles"))
+_ROW_KEY, _COL_KEY, _BUILDING_KEY, _TRAIL_KEY, _GOODS_KEY = (
+    wire.key(town_pb2.Tile.DESCRIPTOR, name)
+    for name in ("row", "col", "building", "trail", "goods"))
+_GOOD_KEYS = tuple(wire.key(town_pb2.Goods.DESCRIPTOR, good.value) for good in fox.GOODS)
+_POSITION_ROW, _POSITION_COL = (wire.key(town_pb2.Position.DESCRIPTOR, name)
+                                for name in ("row", "col"))
+_TRAIL_FIELDS = {
+    frozenset(sides): wire.part(_TRAIL_KEY, town_pb2.Trail(
+        sides=[_SIDE_TO_PROTO[s] for s in fox.SIDES if s in sides]).SerializeToString())
+    for count in range(len(fox.SIDES) + 1) for sides in combinations(fox.SIDES, count)}
+"""A trail's field in a tile, by its sides (every set of sides: 16)."""
+_LEGAL, _PATH, _TOWN = (wire.key(service_pb2.ValidateTransportResponse.DESCRIPTOR, name)
+                        for name in ("legal", "path", "town"))
+
+
+def _position_to_wire(position: fox.Position) -> bytes:
+    return wire.number(_POSITION_ROW, position.row) + wire.number(_POSITION_COL, position.col)
+
+
+def _tile_to_wire(tile: fox.Tile) -> bytes:
+    """A tile's encoding: where it is, then its trail's sides or its building and goods
+    (held goods only: a building holding none has no goods field)."""
+    where = wire.number(_ROW_KEY, tile.position.row) + wire.number(_COL_KEY, tile.position.col)
     if isinstance(tile, fox.TrailTile):
-        return town_pb2.Tile(**where, trail=town_pb2.Trail(
-            sides=[_SIDE_TO_PROTO[s] for s in fox.SIDES if s in tile.sides]))
-    message = town_pb2.Tile(**where, building=tile.building.id)
+        return where + _TRAIL_FIELDS[tile.sides]
+    data = where + wire.part(_BUILDING_KEY, tile.building.id.encode())
     if tile.goods:
-        message.goods.CopyFrom(_goods(tile.goods))
-    return message
+        data += wire.part(_GOODS_KEY, b"".join([wire.number(key, n)
+                                                for key, n in zip(_GOOD_KEYS, tile.goods)]))
+    return data
+
+
+def _town_to_wire(town: fox.Town) -> bytes:
+    """A town's encoding, without its catalog (a Struct, written field by field)."""
+    return b"".join([wire.number(_VARIANT_KEY, _VARIANT_TO_PROTO[town.variant]),
+                     wire.number(_SCORE_TRACK_KEY, town.score_track),
+                     *[wire.part(_TILES_KEY, _tile_to_wire(tile))
+                       for tile in town.tiles.values()]])
 
 
 def town_to_proto(town: fox.Town, *, with_catalog: bool = True) -> town_pb2.Town:
-    """A town message; the buildings the request defined go back in its catalog (unless
-    the town is in a game, whose state carries the catalog)."""
-    message = town_pb2.Town(variant=_VARIANT_TO_PROTO[town.variant],
-                            score_track=town.score_track,
-                            tiles=[_tile(t) for t in town.tiles.values()])
+    """A town message, written as its encoding (:func:`_town_to_wire`) and parsed at once;
+    the buildings the request defined go back in its catalog (unless the town is in a
+    game, whose state carries the catalog)."""
+    message = town_pb2.Town.FromString(_town_to_wire(town))
     if with_catalog and town.catalog.requested:
         message.catalog.update(catalog_to_dict(town.catalog, only_requested=True))
     return message
@@ -703,8 +785,13 @@ def transport_verdict_to_proto(check: fox.TransportVerdict
         return service_pb2.ValidateTransportResponse(
             legal=False, violations=_violations(check.violations, "move"))
     assert check.town is not None  # a legal check carries the town after
-    return service_pb2.ValidateTransportResponse(
-        legal=True, path=[_position(p) for p in check.path], town=town_to_proto(check.town))
+    answer = service_pb2.ValidateTransportResponse.FromString(b"".join([
+        wire.number(_LEGAL, True),
+        *[wire.part(_PATH, _position_to_wire(position)) for position in check.path],
+        wire.part(_TOWN, _town_to_wire(check.town))]))
+    if check.town.catalog.requested:
+        answer.town.catalog.update(catalog_to_dict(check.town.catalog, only_requested=True))
+    return answer
 
 
 def _step(step: planner.PlanStep) -> planning_pb2.PlanStep:

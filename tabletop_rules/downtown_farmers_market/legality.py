@@ -14,7 +14,6 @@ Identical face-up tiles are one choice: taking either copy gives the same state,
 from __future__ import annotations
 
 import enum
-from dataclasses import replace
 from typing import TypeAlias
 
 from .. import verdicts
@@ -189,14 +188,16 @@ def _apply(state: GameState, move: Move) -> GameState:
         assert at is not None, "a legal move names a face-up tile"
         tile, face_up = face_up[at], face_up[:at] + face_up[at + 1:]
         if isinstance(move, TakeTile):
-            players = tuple(
-                Player(p.name, _place(p.board, move.row, move.col, tile))
-                if seat == move.player else p for seat, p in enumerate(players))
+            seat, mover = move.player, players[move.player]
+            players = (*players[:seat], Player(mover.name, _place(mover.board, move.row,
+                                                                  move.col, tile)),
+                       *players[seat + 1:])
         else:
             discards = discards + (tile,)
-    return vouch(replace(state, players=players, face_up=face_up, pile_count=pile,
-                         discards=discards, round=after.round, first_player=after.first_player,
-                         current_player=after.player, expected=after.action))
+    return vouch(GameState(  # every field named: a new one is not left behind unnoticed
+        rules_version=state.rules_version, mode=state.mode, players=players, face_up=face_up,
+        pile_count=pile, discards=discards, round=after.round, first_player=after.first_player,
+        current_player=after.player, expected=after.action))
 
 
 def _find(tiles: tuple[FoodTile, ...], tile: FoodTile) -> int | None:
@@ -206,6 +207,7 @@ def _find(tiles: tuple[FoodTile, ...], tile: FoodTile) -> int | None:
 
 
 def _place(board: Board, row: int, col: int, tile: FoodTile) -> Board:
-    grid = tuple(tuple(tile if (r, c) == (row, col) else space for c, space in enumerate(line))
-                 for r, line in enumerate(board.grid))
-    return replace(board, grid=grid)
+    """``board`` with ``tile`` at ``row``, ``col`` (its other rows shared, not copied)."""
+    grid, line = board.grid, board.grid[row]
+    return Board((*grid[:row], (*line[:col], tile, *line[col + 1:]), *grid[row + 1:]),
+                 board.row_challenges, board.column_challenges, board.mode)

@@ -12,17 +12,27 @@ tile compare equal and ``move in legal_moves(state)`` does not depend on spellin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..problems import Problem
-from .model import GRID_SIZE, INGREDIENTS, FoodTile, Mode
+from .model import GRID_SIZE, INGREDIENTS, FoodTile, Ingredient, Mode
 from .state import RULES_VERSION, Player
 from .validation import check_tile
 
 
 def canonical_tile(tile: FoodTile) -> FoodTile:
     """``tile`` with its ingredients in the contract's order (bread, carrot, ... egg)."""
-    ordered = tuple(sorted(tile.ingredients, key=INGREDIENTS.index))
-    return tile if ordered == tile.ingredients else FoodTile(ordered)
+    ordered = _reordered(tile.ingredients)
+    return tile if ordered is None else FoodTile(ordered)
+
+
+@lru_cache(maxsize=1024)
+def _reordered(ingredients: tuple[Ingredient, ...]) -> tuple[Ingredient, ...] | None:
+    """``ingredients`` in the contract's order, or None if they are in it already: sorted
+    once for each spelling, as every move makes its tile canonical and tiles recur (a
+    well-formed tile is one of 258 spellings)."""
+    ordered = tuple(sorted(ingredients, key=INGREDIENTS.index))
+    return None if ordered == ingredients else ordered
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +59,8 @@ class TakeTile:
     col: int
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tile", canonical_tile(self.tile))
+        if _reordered(self.tile.ingredients) is not None:  # a tile in order is kept as it is
+            object.__setattr__(self, "tile", canonical_tile(self.tile))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +71,8 @@ class DiscardTile:
     tile: FoodTile
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "tile", canonical_tile(self.tile))
+        if _reordered(self.tile.ingredients) is not None:  # a tile in order is kept as it is
+            object.__setattr__(self, "tile", canonical_tile(self.tile))
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,12 +20,13 @@ from collections import deque
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from .model import SIDES, BuildingTile, Good, Position, Tile, Variant
+from .model import ALL_SIDES, SIDES, BuildingTile, Good, Position, Tile, Variant
 
 if TYPE_CHECKING:
     from .model import Town
 
-_OPPOSITE = {side: side.opposite for side in SIDES}
+_STEPS = tuple((side, side.opposite, *side.delta) for side in SIDES)
+"""Each side in N, E, S, W order, the neighbour's side facing it, and the step to it."""
 
 Route = tuple[Position, ...]
 """A path from origin to destination, both included: the contract's ``[[row, col], ...]``."""
@@ -50,19 +51,21 @@ class Network:
         """The buildings with a processing effect, in the tiles' order."""
         self.depicts: dict[Position, frozenset[Good]] = {
             p: t.building.depicts for p, t in tiles.items() if isinstance(t, BuildingTile)}
+        # Each position with its open sides and whether it is a building, once; a
+        # neighbour is looked up by a plain (row, col) tuple, which hashes and compares as
+        # the Position it names, and linked as the Position kept here (none is built).
+        kept = {p: (p, ALL_SIDES, True) if isinstance(t, BuildingTile) else (p, t.sides, False)
+                for p, t in tiles.items()}
         links: dict[Position, tuple[Position, ...]] = {}
-        for position, tile in tiles.items():
+        for position, (_, open_sides, building) in kept.items():
+            row, col = position
             linked = []
-            building = isinstance(tile, BuildingTile)
-            open_sides = tile.open_sides
-            for side, neighbour in zip(SIDES, position.neighbours()):
-                other = tiles.get(neighbour)
-                if (other is None or side not in open_sides
-                        or _OPPOSITE[side] not in other.open_sides):
-                    continue
-                if building and isinstance(other, BuildingTile):
-                    continue  # FF-R1: neighbouring buildings are never connected directly
-                linked.append(neighbour)
+            for side, back, d_row, d_col in _STEPS:
+                if side in open_sides:
+                    other = kept.get((row + d_row, col + d_col))  # type: ignore[call-overload]
+                    # FF-R1: both open on the side they share; two buildings never linked
+                    if other is not None and back in other[1] and not (building and other[2]):
+                        linked.append(other[0])
             links[position] = tuple(linked)
         self.links: dict[Position, tuple[Position, ...]] = links
         """Each tile's connected neighbours (FF-R1), in N, E, S, W order."""

@@ -23,6 +23,7 @@ from ..problems import InvalidInputError, Path, Problem, quantity
 from ._json import out_of_range
 from .catalog import undocumented_problem
 from .model import (
+    GOODS,
     MAX_SCORE_TRACK,
     NO_GOODS,
     SIDES,
@@ -80,18 +81,18 @@ def check_town(town: Town, *, index: Mapping[Position, int] | None = None,
         problems.append(too_many)
         return problems
     for position, tile in town.tiles.items():
-        path: Path = ("tiles", index[position])
         if tile.position != position:
-            problems.append(Problem(path, "the tile's position does not match its key"))
-        else:
-            problems.extend(_check_tile(tile, path))
+            problems.append(Problem(("tiles", index[position]),
+                                    "the tile's position does not match its key"))
+        elif not _sound(tile):
+            problems.extend(_check_tile(tile, ("tiles", index[position])))
     if complete:
-        unread = unread or {}
-        problems.extend(_check_starting_tile(town, index, misread=bool(unread)))
         squares = index if not unread else dict(sorted(  # in the request's order
             {**unread, **index}.items(), key=itemgetter(1)))  # a tile read wins a square
-        problems.extend(_check_one_group({p: i for p, i in squares.items()
-                                          if not check_position(p, ())}))
+        if problems or unread:  # a tile off the table is not judged for contact
+            squares = {p: i for p, i in squares.items() if not check_position(p, ())}
+        problems.extend(_check_starting_tile(town, index, misread=bool(unread)))
+        problems.extend(_check_one_group(squares))
     return problems
 
 
@@ -121,6 +122,28 @@ def check_overlapping(tile: Tile, path: Path, first: int) -> list[Problem]:
         f"{tile.position.col}; a position holds one tile"))]
 
 
+def _sound(tile: Tile) -> bool:
+    """True when :func:`_check_tile` finds nothing wrong with ``tile``, judged the quick
+    way (most tiles are sound; for the others, it says what is wrong)."""
+    row, col = tile.position
+    if not (-MAX_COORDINATE <= row <= MAX_COORDINATE and -MAX_COORDINATE <= col <= MAX_COORDINATE):
+        return False
+    if isinstance(tile, TrailTile):
+        return trail_shape(tile.sides) is not None
+    building, goods = tile.building, tile.goods
+    if not building.documented or min(goods) < 0 or max(goods) > MAX_GOODS_COUNT:
+        return False
+    total = sum(goods)
+    if total > building.slots:
+        return False
+    if total:
+        depicts = building.depicts
+        for good, n in zip(GOODS, goods):
+            if n and good not in depicts:
+                return False
+    return True
+
+
 def _check_tile(tile: Tile, path: Path) -> list[Problem]:
     """A tile's numbers first; then, if they are sound, what it is."""
     return _numbers_of(tile, path) or _check_kind(tile, path)
@@ -135,7 +158,7 @@ def check_numbers(position: Position, goods: Goods, path: Path) -> list[Problem]
     """Where a tile is, and how many goods it holds: checked also for a tile a reader
     could not make."""
     problems = check_position(position, path)
-    if all(0 <= n <= MAX_GOODS_COUNT for n in goods):
+    if 0 <= min(goods) and max(goods) <= MAX_GOODS_COUNT:  # the common case, in C
         return problems
     problems.extend(p for good, n in goods.items()
                     if (p := out_of_range(n, (*path, "goods", good.value), 0,
@@ -165,6 +188,9 @@ def check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
     building = tile.building
     if not building.documented:
         return [undocumented_problem(building, (*path, "building"))]
+    total = sum(tile.goods)
+    if not total and building.slots >= 0:
+        return []  # holds nothing: the common case, without a look at each type
     problems: list[Problem] = []
     for good, n in tile.goods.items():
         if good not in building.depicts:
@@ -173,10 +199,10 @@ def check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
                 f"a {building.name} cannot hold {good.value}: a building holds only the goods "
                 f"its effects depict, here {holds or 'none'} ({HOLDING_RULE}); is this a "
                 "misreading?")))
-    if tile.goods.total > building.slots:
+    if total > building.slots:
         problems.append(Problem((*path, "goods"), (
             f"a {building.name} has {quantity(building.slots, 'goods slot')}; this one shows "
-            f"{tile.goods.total} goods "
+            f"{total} goods "
             f"({HOLDING_RULE}); is this a misreading?")))
     return problems
 
@@ -213,14 +239,17 @@ def _check_one_group(squares: Mapping[Position, int]) -> list[Problem]:
     """Every tile was placed orthogonally next to the town (FF-R9): the occupied
     ``squares`` (each with its tile's index in the request) form one connected group."""
     remaining = set(squares)
-    groups: list[list[Position]] = []
+    groups: list[list[tuple[int, int]]] = []
     for start in squares:
         if start not in remaining:
             continue
         remaining.discard(start)
-        group, queue = [start], deque([start])
+        group: list[tuple[int, int]] = [start]
+        queue: deque[tuple[int, int]] = deque(group)
         while queue:
-            for nxt in queue.popleft().neighbours():
+            row, col = queue.popleft()
+            # plain tuples: they hash and compare as the Positions they name, and cost less
+            for nxt in ((row - 1, col), (row, col + 1), (row + 1, col), (row, col - 1)):
                 if nxt in remaining:
                     remaining.discard(nxt)
                     group.append(nxt)
@@ -233,7 +262,7 @@ def _check_one_group(squares: Mapping[Position, int]) -> list[Problem]:
     for group in groups:
         if group is main:
             continue
-        first = min(group, key=squares.__getitem__)
+        first = min((Position(*p) for p in group), key=squares.__getitem__)
         problems.append(Problem(("tiles", squares[first]), (
             f"this tile (row {first.row}, col {first.col})"
             + (f" and {len(group) - 1} other{'s' if len(group) > 2 else ''} beside it do"

@@ -1,7 +1,10 @@
 """Reading a town from the contract's JSON: every problem found, with its path."""
 
+from dataclasses import replace
+
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from tabletop_rules.foxglove_farm import (
     BuildingTile,
@@ -13,12 +16,13 @@ from tabletop_rules.foxglove_farm import (
     Town,
     TrailTile,
     Variant,
+    builtin_catalog,
     check_town,
     parse_town,
     town_to_dict,
 )
 from tabletop_rules.problems import InvalidInputError
-from tabletop_rules.foxglove_farm.town import MAX_TILES
+from tabletop_rules.foxglove_farm.town import MAX_TILES, _check_tile, _sound
 
 from .towns import b, t, town, town_data, town_dicts
 
@@ -324,3 +328,29 @@ def test_paths_follow_the_request_s_index():
     index = {position: 10 + i for i, position in enumerate(tiles)}
     (found,) = check_town(Town(tiles, read.catalog), index=index)
     assert found.path == ("tiles", 12, "goods", "wood")
+
+
+SOME_BUILDINGS = [*(builtin_catalog()[name] for name in ("forest", "mine", "ranch", "butcher",
+                                                         "windmill")),
+                  replace(builtin_catalog()["ranch"], slots=5000)]
+COORDINATES = st.sampled_from([0, 1, -1, 999, 1000, 1001, -1000, -1001])
+GOODS_HELD = st.dictionaries(st.integers(0, 4), st.sampled_from([1, 2, 3, -1, 1000, 1001]),
+                             max_size=2).map(lambda held: [held.get(i, 0) for i in range(5)])
+
+
+@settings(max_examples=400)
+@example(0, 0, (SOME_BUILDINGS[-1], [0, 0, 0, 0, 1001]))  # within its slots, past the bound
+@example(0, 0, (SOME_BUILDINGS[2], [0, 0, 0, 0, 8]))  # full
+@example(1000, -1000, frozenset({Side.N, Side.S}))
+@given(COORDINATES, COORDINATES,
+       st.one_of(st.frozensets(st.sampled_from(list(Side))),
+                 st.tuples(st.sampled_from(SOME_BUILDINGS),
+                           GOODS_HELD)))
+def test_the_quick_look_at_a_tile_agrees_with_its_check(row, col, kind):
+    position = Position(row, col)
+    if isinstance(kind, frozenset):
+        tile = TrailTile(position, kind)
+    else:
+        building, goods = kind
+        tile = BuildingTile(position, building, Goods(*goods))
+    assert _sound(tile) == (not _check_tile(tile, ("tiles", 0)))
