@@ -26,7 +26,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from .browser import chromium, foreign, network_events, requests_sent
+from .browser import chromium, failed_requests, foreign, network_events, requests_sent
 from .conftest import REPO, Service, start_engine, start_gateway
 
 pytestmark = pytest.mark.e2e
@@ -183,12 +183,7 @@ def assert_offline_and_clean(pad: Pad) -> None:
     assert sent, "the DevTools log shows no request at all"
     assert not foreign([request["url"] for request in sent], pad.url), \
         "the page asked another host"
-    urls = {event["params"]["requestId"]: event["params"]["request"]["url"] for event in events
-            if event["method"] == "Network.requestWillBeSent"}
-    failed = [(urls[event["params"]["requestId"]], event["params"]["errorText"])
-              for event in events if event["method"] == "Network.loadingFailed"
-              and event["params"]["requestId"] in urls
-              and event["params"].get("errorText") != "net::ERR_ABORTED"]  # a page left
+    failed = failed_requests(events, excused={"net::ERR_ABORTED"})  # a page left
     assert not failed, f"requests failed: {failed}"
     missing = [(answer["url"], answer["status"]) for answer in (
         event["params"]["response"] for event in events
