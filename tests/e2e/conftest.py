@@ -4,6 +4,10 @@ free loopback ports, with the same code as ``deploy/run.py`` (``deploy/stack.py`
 The engine and gunicorn bind port 0 and report the port they got in their logs, so there
 is no race for a port between picking it and binding it; nginx cannot report one, so its
 port is picked free just before it starts.
+
+The ``browser`` fixture is a headless Chromium that reaches that gateway and nothing else
+(``browser.py``), one per test module, as the documentation page's and the score pad's
+tests use it.
 """
 
 from __future__ import annotations
@@ -20,12 +24,14 @@ from dataclasses import dataclass, field
 
 import pytest
 import requests
+from selenium.webdriver.remote.webdriver import WebDriver
 
 from deploy import proxy, stack
 from deploy.stack import REPO_ROOT as REPO
 from deploy.stack import Process, Stack
 
 from ..sample_boards import SIMPLE_BOARD
+from .browser import chromium
 
 __all__ = ["ENGINE_TEST_SETTINGS", "REPO", "Load", "Process", "Service", "Stack",
            "engine_calls", "environment", "metrics_url", "start_engine",
@@ -173,3 +179,13 @@ def service() -> Iterator[Service]:
     yield Service(engine, engine_address, gateway, url)
     gateway.stop()
     engine.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(service: Service, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    """A headless Chromium that reaches only ``service``'s gateway (``browser.py``)."""
+    session = chromium(service.url, tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield session
+    finally:
+        session.quit()

@@ -14,14 +14,13 @@ they cannot be installed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from .browser import chromium, failed_requests, foreign, network_events, requests_sent
+from .browser import failed_requests, foreign, network_events, requests_sent
 from .conftest import REPO, Service
 
 pytestmark = pytest.mark.e2e
@@ -35,15 +34,6 @@ def documented_operations() -> dict[str, tuple[str, str]]:
     return {operation["operationId"]: (method.upper(), path)
             for path, item in document["paths"].items()
             for method, operation in item.items()}
-
-
-@pytest.fixture(scope="module")
-def browser(service: Service, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    session = chromium(service.url, tmp_path_factory.mktemp("chromium-profile"))
-    try:
-        yield session
-    finally:
-        session.quit()
 
 
 def test_docs_render_every_operation_offline(service: Service, browser: WebDriver) -> None:

@@ -195,15 +195,6 @@ def assert_offline_and_clean(pad: Pad) -> None:
     assert not errors, f"the page logged errors: {errors}"
 
 
-@pytest.fixture(scope="module")
-def browser(service: Service, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    session = chromium(service.url, tmp_path_factory.mktemp("chromium-profile"))
-    try:
-        yield session
-    finally:
-        session.quit()
-
-
 @pytest.fixture
 def pad(browser: WebDriver, service: Service) -> Iterator[Pad]:
     network_events(browser)  # what earlier tests left in the log does not count
