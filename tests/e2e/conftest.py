@@ -20,6 +20,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pytest
@@ -34,7 +35,7 @@ from ..sample_boards import SIMPLE_BOARD
 from .browser import chromium
 
 __all__ = ["ENGINE_TEST_SETTINGS", "REPO", "Load", "Process", "Service", "Stack",
-           "engine_calls", "environment", "metrics_url", "start_engine",
+           "engine_calls", "environment", "metrics_url", "running_service", "start_engine",
            "start_engines", "start_gateway", "start_stack"]
 
 
@@ -168,17 +169,25 @@ class Service:
     url: str
 
 
-@pytest.fixture(scope="module")
-def service() -> Iterator[Service]:
+@contextmanager
+def running_service() -> Iterator[Service]:
+    """An engine and gunicorn in front of it (no proxy), stopped afterwards: the gateway,
+    then the engine (already stopped by the test, perhaps)."""
     engine, engine_address = start_engine()
     try:
         gateway, url = start_gateway(engine_address)
-    except BaseException:
+        try:
+            yield Service(engine, engine_address, gateway, url)
+        finally:
+            gateway.stop()
+    finally:
         engine.stop()
-        raise
-    yield Service(engine, engine_address, gateway, url)
-    gateway.stop()
-    engine.stop()
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[Service]:
+    with running_service() as started:
+        yield started
 
 
 @pytest.fixture(scope="module")

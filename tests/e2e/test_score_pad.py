@@ -27,7 +27,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from .browser import chromium, failed_requests, foreign, network_events, requests_sent
-from .conftest import REPO, Service, start_engine, start_gateway
+from .conftest import REPO, Service, running_service
 
 pytestmark = pytest.mark.e2e
 
@@ -397,25 +397,18 @@ def test_foxglove_farm_town_scored_planned_and_refused_on_its_tile(pad: Pad,
 
 def test_an_unreachable_engine_is_a_banner(tmp_path: Path) -> None:
     """503 from the gateway (its engine gone) is a friendly banner, not an error."""
-    engine, engine_address = start_engine()
-    try:
-        gateway, url = start_gateway(engine_address)
-    except BaseException:
-        engine.stop()
-        raise
-    browser = chromium(url, tmp_path / "profile", width=390, height=844)
-    try:
-        pad = Pad(browser, url)
-        pad.open("dfm")
-        pad.click('input[name="dfm-mode"][value="young_shopper"]')
-        engine.stop()
-        pad.click("#dfm-score")
-        banner = pad.find("#banner:not([hidden])")
-        assert "The referee is not answering right now. Try again in" in banner.text
-        assert not pad.all("#dfm-total")
-        pad.click("#banner-close")
-        assert pad.all("#banner[hidden]")
-    finally:
-        browser.quit()
-        gateway.stop()
-        engine.stop()
+    with running_service() as service:
+        browser = chromium(service.url, tmp_path / "profile", width=390, height=844)
+        try:
+            pad = Pad(browser, service.url)
+            pad.open("dfm")
+            pad.click('input[name="dfm-mode"][value="young_shopper"]')
+            service.engine.stop()
+            pad.click("#dfm-score")
+            banner = pad.find("#banner:not([hidden])")
+            assert "The referee is not answering right now. Try again in" in banner.text
+            assert not pad.all("#dfm-total")
+            pad.click("#banner-close")
+            assert pad.all("#banner[hidden]")
+        finally:
+            browser.quit()
