@@ -9,6 +9,7 @@
 * :func:`tag`: a tagged object's tag, documented as its one value.
 * :func:`set_fields` and :class:`SetFieldsSchema`: a message's set fields, for answers
   that leave out what is unset.
+* :class:`PresentNested`: an optional part of a protobuf answer, written only when set.
 * :class:`Component`: a field documented once, as a named OpenAPI component that every
   use refers to (an enum, a Food tile, goods, a tagged union), so generated clients get one
   type for it (:mod:`api_gateway.openapi` writes it).
@@ -212,6 +213,17 @@ class Tagged(ma.fields.Field):
         dumps = {kind: compiler.schema_dumper(schema) for kind, schema in self.instances.items()}
         oneof = self.oneof
         return lambda value: None if value is None else dumps[value.WhichOneof(oneof)](value)
+
+
+class PresentNested(ma.fields.Nested):
+    """A part of a protobuf answer written only when the answer sets it, so an answer
+    that gains an optional part is written as before wherever the part is absent."""
+
+    def get_value(self, obj: Any, attr: str, accessor: Any = None,
+                  default: Any = ma.missing) -> Any:
+        if isinstance(obj, Message) and not obj.HasField(attr):
+            return ma.missing
+        return super().get_value(obj, attr, accessor, default)
 
 
 def set_fields(message: Message) -> dict[str, Any]:

@@ -8,7 +8,9 @@ SDK generator needs to make one clean type per thing:
   and every use refers to it, with only its own description, default and nullability
   beside the reference;
 * a :class:`~api_gateway.fields.Tagged` field is a ``oneOf`` of its schemas with a
-  discriminator; a dict keyed by an enum is an object with a property per name;
+  discriminator; a dict keyed by an enum is an object with a property per name; a field
+  that reads one of several shapes (a value or a doubtful reading of it) documents them
+  itself, with an ``openapi_alternatives(converter)`` method;
 * each schema's docstring is its description, and a schema's ``Meta.answered`` lists the
   fields every answer holds although a request may leave them out (the state a referee
   answers: a client sends it back as it came), which are ``required`` as well;
@@ -124,6 +126,7 @@ class Converter(OpenAPIConverter):
         self.attribute_functions.insert(-1, self.tagged2properties)  # before nullable
         self.attribute_functions.insert(-1, self.enum_keys2properties)
         self.attribute_functions.append(self.const2properties)
+        self.attribute_functions.append(self.alternatives2properties)  # after nullable
 
     def const2properties(self, field: ma.fields.Field, ret: dict[str, Any],
                          **kwargs: Any) -> dict[str, Any]:
@@ -133,6 +136,13 @@ class Converter(OpenAPIConverter):
             return {}
         ret.pop("enum", None)
         return {"const": field.metadata["const"]}
+
+    def alternatives2properties(self, field: ma.fields.Field, **kwargs: Any
+                                ) -> dict[str, Any]:
+        """A field that reads one of several shapes: the ``oneOf`` its
+        ``openapi_alternatives(converter)`` method documents."""
+        document = getattr(field, "openapi_alternatives", None)
+        return {} if document is None else document(self)
 
     def tagged2properties(self, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
         """A :class:`Tagged` field: a ``oneOf`` of its schemas, with a discriminator."""

@@ -32,8 +32,13 @@ from referee.downtown_farmers_market.v1 import challenge_types_pb2, game_pb2, sc
 from tabletop_rules import downtown_farmers_market as dfm
 from tabletop_rules.downtown_farmers_market.challenge_types import ChallengeType, Values
 from tabletop_rules.downtown_farmers_market.model import MAX_TILE_INGREDIENTS, MIN_TILE_INGREDIENTS
+from tabletop_rules.downtown_farmers_market.readings import (
+    DoubtfulCell,
+    Readings,
+    check_readings,
+)
 from tabletop_rules.messages import Wording
-from tabletop_rules.problems import Path, json_pointer
+from tabletop_rules.problems import Path, Problem, json_pointer
 
 from .. import wire
 from ..reading import Reader
@@ -104,13 +109,31 @@ answer that holds such a board unchanged (most of a state after a move) writes i
 as it came, instead of writing it again."""
 
 
+ONLY_SCORED = ("only a board being scored may list candidates for a space; give the tile "
+               "it holds")
+TILE_OR_CANDIDATES = "a space holds a tile or its candidates, not both"
+
+
 class _Reader(Reader):
     """Reads messages into rule values, noting problems instead of stopping at the first;
-    boards read as written are kept in ``encodings``, if given."""
+    boards read as written are kept in ``encodings``, if given.
+
+    What cannot be read stands in as a placeholder the rules' checks find nothing wrong
+    with (an unknown ingredient as bread, a challenge whose type or ingredients cannot be
+    read as one with its points only), so those checks still judge the rest; where a
+    placeholder could mislead them (an unknown mode: how many challenges a board has),
+    the paths they must not judge are noted in :attr:`unjudged`."""
 
     def __init__(self, encodings: Encodings | None = None) -> None:
         super().__init__()
         self.encodings = encodings
+        self.unjudged: set[Path] = set()
+
+    def judged(self, problems: Sequence[Problem], path: Path) -> list[Problem]:
+        """``problems`` (of the rules' check, relative to ``path``) under ``path``, less
+        those at a path not to judge."""
+        placed = [p.under(*path) for p in problems]
+        return [p for p in placed if p.path not in self.unjudged]
 
     def ingredient(self, value: int, path: Path) -> dfm.Ingredient:
         # BREAD is a placeholder for an unknown value; the problem already refuses the input
@@ -138,7 +161,16 @@ class _Reader(Reader):
         return self.enum(value, _MODE_FROM_PROTO, dfm.Mode.STANDARD, path, "a mode",
                          "standard or young_shopper")
 
-    def challenge(self, message: board_pb2.Challenge, path: Path) -> dfm.Challenge | None:
+    def challenge(self, message: board_pb2.Challenge, path: Path) -> dfm.Challenge:
+        """The challenge; one that cannot be read stands in as one with its points only
+        (its problems are said; the rules still judge its points and count it)."""
+        before = len(self.problems)
+        challenge = self._challenge(message, path)
+        if challenge is None or len(self.problems) > before:
+            return dfm.OneOfEach(message.points)
+        return challenge
+
+    def _challenge(self, message: board_pb2.Challenge, path: Path) -> dfm.Challenge | None:
         kind = message.WhichOneof("kind")
         points = message.points
         if kind == "exact_count":
@@ -166,7 +198,11 @@ class _Reader(Reader):
                      "forbidden, exact_count_any, exact_total, one_of_each, majority, per_set")
         return None
 
-    def board(self, message: board_pb2.Board, path: Path) -> dfm.Board:
+    def board(self, message: board_pb2.Board, path: Path,
+              doubts: list[DoubtfulCell] | None = None) -> dfm.Board:
+        """The board; a space listing candidates is read into ``doubts`` (given only for
+        a board being scored), holding its likeliest candidate on the board. (A board
+        read from its encoding the quick way has no such space.)"""
         data = message.SerializeToString()
         read = _board_from_wire(data)
         if read is not None:
@@ -175,19 +211,31 @@ class _Reader(Reader):
                 self.encodings[id(board)] = (board, data)
             return board
         grid = tuple(
-            tuple(
-                self.tile(space.tile, (*path, "grid", r, c)) if space.HasField("tile") else None
-                for c, space in enumerate(row.spaces)
-            )
-            for r, row in enumerate(message.grid)
-        )
-        sides = {}
-        for side in ("row_challenges", "column_challenges"):
-            read = [self.challenge(ch, (*path, side, i))
-                    for i, ch in enumerate(getattr(message, side))]
-            sides[side] = tuple(ch for ch in read if ch is not None)
-        return dfm.Board(grid, sides["row_challenges"], sides["column_challenges"],
-                         self.mode(message.mode, (*path, "mode")))
+            tuple(self.space(space, (*path, "grid", r, c), doubts)
+                  for c, space in enumerate(row.spaces))
+            for r, row in enumerate(message.grid))
+        sides = {side: tuple(self.challenge(ch, (*path, side, i))
+                             for i, ch in enumerate(getattr(message, side)))
+                 for side in ("row_challenges", "column_challenges")}
+        before = len(self.problems)
+        mode = self.mode(message.mode, (*path, "mode"))
+        if len(self.problems) > before:  # whether it has challenges depends on the mode
+            self.unjudged.update({(*path, side) for side in (*sides, "mode")})
+        return dfm.Board(grid, sides["row_challenges"], sides["column_challenges"], mode)
+
+    def space(self, message: board_pb2.GridSpace, path: Path,
+              doubts: list[DoubtfulCell] | None) -> dfm.Space:
+        if not message.candidates:
+            return self.tile(message.tile, path) if message.HasField("tile") else None
+        if doubts is None:
+            self.problem((*path, "candidates"), ONLY_SCORED)
+            return None
+        if message.HasField("tile"):
+            self.problem(path, TILE_OR_CANDIDATES)
+        *_, row, col = path
+        candidates = self.tiles(message.candidates, (*path, "candidates"))
+        doubts.append(DoubtfulCell(int(row), int(col), candidates))
+        return candidates[0]
 
     def players(self, messages: Sequence[game_pb2.Player], path: Path
                 ) -> tuple[dfm.Player, ...]:
@@ -306,11 +354,23 @@ def _challenge_from_wire(data: bytes) -> tuple[dfm.Challenge, bool] | None:
 
 
 def board_from_proto(message: board_pb2.Board, path: Path = ()) -> dfm.Board:
-    """A well-formed board, or :class:`InvalidInputError` listing every problem."""
+    """A well-formed board, or :class:`InvalidInputError` listing every problem: what
+    the wire gets wrong and what the rules find wrong with the rest, at once."""
     reader = _Reader()
     board = reader.board(message, path)
-    reader.done(lambda: [p.under(*path) for p in dfm.check_board(board)])
+    reader.done(lambda: reader.judged(dfm.check_board(board), path), partial=True)
     return board
+
+
+def transcription_from_proto(message: board_pb2.Board, path: Path = ()
+                             ) -> tuple[dfm.Board, tuple[DoubtfulCell, ...]]:
+    """A board to score and its doubtful spaces, each holding its likeliest candidate on
+    the board (:func:`.check_readings`), or every problem with them at once."""
+    reader = _Reader()
+    doubts: list[DoubtfulCell] = []
+    board = reader.board(message, path, doubts)
+    reader.done(lambda: reader.judged(check_readings(board, doubts), path), partial=True)
+    return board, tuple(doubts)
 
 
 def players_from_proto(messages: Sequence[scoring_pb2.PlayerBoard]
@@ -320,7 +380,12 @@ def players_from_proto(messages: Sequence[scoring_pb2.PlayerBoard]
     reader = _Reader()
     players = [(m.name, reader.board(m.board, ("players", i, "board")))
                for i, m in enumerate(messages)]
-    reader.done()
+    modes = {("players", i, "board", "mode") for i in range(len(players))}
+    if reader.unjudged & modes:  # the boards' modes cannot be compared
+        reader.unjudged |= modes
+    # a clean read is checked once, by rank_boards; one with problems hears of all now
+    reader.done(lambda: reader.judged(dfm.check_players(players), ())
+                if reader.problems else [], partial=True)
     return players
 
 
@@ -675,6 +740,17 @@ def _set_field(made: tuple[dfm.Ingredient, ...]) -> bytes:
     """A set formed, as a ``sets_formed`` field."""
     return wire.part(_LINE_SETS, wire.part(_SET_INGREDIENTS, bytes(
         [_INGREDIENT_TO_PROTO[i] for i in made])) if made else b"")
+
+
+def readings_to_proto(readings: Readings, message: scoring_pb2.BoardUncertainty) -> None:
+    """Write ``readings`` into ``message``, an answer's field (so nothing is copied)."""
+    message.readings = readings.count
+    message.lowest_total = readings.lowest_total
+    message.highest_total = readings.highest_total
+    message.likely_total = readings.likely_total
+    for cell in readings.cells:
+        message.spaces.add(row=cell.row, col=cell.col, pointer=json_pointer(cell.path),
+                           decides=cell.decides, totals=cell.totals)
 
 
 def standings_to_proto(ranking: dfm.Ranking) -> list[scoring_pb2.Standing]:

@@ -8,6 +8,7 @@ from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_p
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2_grpc as service_grpc
 from tabletop_rules import downtown_farmers_market as dfm
 from tabletop_rules.downtown_farmers_market.challenge_types import challenge_types
+from tabletop_rules.downtown_farmers_market.readings import score_readings
 
 from ..calls import CallLimits
 from ..errors import translate_errors
@@ -23,9 +24,11 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
     @translate_errors
     def ScoreBoard(self, request: service_pb2.ScoreBoardRequest,
                    context: grpc.ServicerContext) -> service_pb2.ScoreBoardResponse:
-        board = convert.board_from_proto(request.board, ("board",))
+        board, doubts = convert.transcription_from_proto(request.board, ("board",))
         answer = service_pb2.ScoreBoardResponse()
         convert.board_score_to_proto(dfm.score_board(board), answer.score)
+        if doubts:
+            convert.readings_to_proto(score_readings(board, doubts), answer.score.uncertainty)
         METER.boards_scored()
         return answer
 

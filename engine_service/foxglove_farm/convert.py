@@ -75,13 +75,19 @@ from tabletop_rules.foxglove_farm.transcription import (
     MAX_BUILDING_ID_LENGTH,
     ONE_KIND,
     TRAIL_HOLDS_NO_GOODS,
+    ReadTiles,
     Unread,
     find_building,
     read_tiles,
     town_catalog,
     trail_sides,
 )
-from tabletop_rules.problems import Path, PathPart, Problem
+from tabletop_rules.foxglove_farm.readings import (
+    DoubtfulCount,
+    TownReadings,
+    check_town_readings,
+)
+from tabletop_rules.problems import Path, PathPart, Problem, json_pointer
 from tabletop_rules.verdicts import Verdict
 
 from .. import wire
@@ -111,6 +117,10 @@ MAX_CATALOG_VERSION_LENGTH = 100
 """A catalog version is a short digest; a longer one is no version (the rules' message
 would quote it whole)."""
 
+ONLY_SCORED = ("only a town being scored may list candidates for a goods count; give the "
+               "count")
+COUNTED_TWICE = "a good is counted once: as a count, or as its candidates"
+
 GAME_TOWN_CATALOG = ("a game's buildings are defined once, in the state's \"catalog\"; a "
                      "town in a game carries no catalog of its own")
 
@@ -129,16 +139,19 @@ _PHASE_NAMES = _one_of(tuple(GamePhase))
 # -- requests: protobuf -> rule values ---------------------------------------------------
 
 class _ReadTown(NamedTuple):
-    """A town as read, each tile's index in the request, and whether all of it read."""
+    """A town as read, its tiles as read (each one's index in the request, the squares
+    of those that could not be made), and whether all of it read without a problem."""
 
     town: fox.Town
-    index: dict[fox.Position, int]
+    tiles: ReadTiles
     complete: bool
 
     def problems(self, *path: PathPart) -> list[Problem]:
-        """What the rules find wrong with the town, under ``path`` in the request."""
-        return [p.under(*path) for p in fox.check_town(self.town, index=self.index,
-                                                       complete=self.complete)]
+        """What the rules find wrong with the town, under ``path`` in the request: the
+        whole town judged with the tiles that could not be made on their squares."""
+        tiles = self.tiles
+        return [p.under(*path) for p in fox.check_town(
+            self.town, index=tiles.index, unread=tiles.unread, complete=tiles.complete)]
 
 
 class _GameCatalog(NamedTuple):
@@ -200,11 +213,12 @@ class _Reader(Reader):
 
         super().done(judged, partial=partial)
 
-    def town(self, message: town_pb2.Town, path: Path, game: _GameCatalog | None = None
-             ) -> _ReadTown:
+    def town(self, message: town_pb2.Town, path: Path, game: _GameCatalog | None = None,
+             doubts: list[DoubtfulCount] | None = None) -> _ReadTown:
         """A town; in a ``game`` its buildings are the game's catalog's, so the town
         carries no catalog of its own, and a tile naming a refused definition leaves the
-        town incomplete (the definition's problems say why)."""
+        town incomplete (the definition's problems say why). Doubtful goods counts are
+        read into ``doubts``, given only for a town being scored."""
         before = len(self.problems)
         variant = self.variant(message.variant, (*path, "variant"))
         struct = _struct(message.catalog) if message.HasField("catalog") else None
@@ -215,12 +229,12 @@ class _Reader(Reader):
             if struct is not None:
                 self.problem((*path, "catalog"), GAME_TOWN_CATALOG)
         known = _known_tiles(message.tiles, catalog, refused)
-        tiles, index = known if known is not None else read_tiles(
-            message.tiles, lambda tile, where: self.tile(tile, where, catalog, refused), path,
-            self.problems)
+        tiles = known if known is not None else read_tiles(
+            message.tiles, lambda tile, where: self.tile(tile, where, catalog, refused, doubts),
+            path, self.problems)
         unread = bool(refused) and any(t.building in refused for t in message.tiles
                                        if t.WhichOneof("kind") == "building")
-        return _ReadTown(fox.Town(tiles, catalog, variant, message.score_track), index,
+        return _ReadTown(fox.Town(tiles.tiles, catalog, variant, message.score_track), tiles,
                          complete=len(self.problems) == before and not unread)
 
     def variant(self, number: int, path: Path) -> fox.Variant:
@@ -228,7 +242,8 @@ class _Reader(Reader):
                          _VARIANT_NAMES, town_pb2.Variant)
 
     def tile(self, message: town_pb2.Tile, path: Path, catalog: fox.Catalog,
-             refused: frozenset[str]) -> fox.Tile | Unread:
+             refused: frozenset[str], doubts: list[DoubtfulCount] | None = None
+             ) -> fox.Tile | Unread:
         position = fox.Position(message.row, message.col)
         kind = message.WhichOneof("kind")
         known = _known_tile(message, kind, position, catalog, refused)
@@ -240,16 +255,43 @@ class _Reader(Reader):
             if message.building in refused:  # its definition's problems say it all
                 return Unread(position)
             goods = _goods_from(message.goods)
+            if message.doubtful_goods:  # of a building not read: kept, not judged
+                goods = self.doubtful_goods(message.doubtful_goods, (*path, "goods"), goods,
+                                            position, [] if building is None and
+                                            doubts is not None else doubts)
             return Unread(position, goods) if building is None else fox.BuildingTile(
                 position, building, goods)
         if kind != "trail":
             self.problem(path, ONE_KIND)
             return Unread(position)
         sides = self.sides(message.trail.sides, (*path, "trail"))
-        if message.HasField("goods") and message.goods.ListFields():
+        if (message.HasField("goods") and message.goods.ListFields()) or message.doubtful_goods:
             self.problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS)
             return Unread(position)
         return Unread(position) if sides is None else fox.TrailTile(position, sides)
+
+    def doubtful_goods(self, messages: Sequence[town_pb2.DoubtfulGoods], path: Path,
+                       goods: fox.Goods, position: fox.Position,
+                       doubts: list[DoubtfulCount] | None) -> fox.Goods:
+        """``goods`` with each doubtful count at its likeliest candidate, the count read
+        into ``doubts``; refused where none is given (not a town being scored)."""
+        if doubts is None:
+            self.problem(path, ONLY_SCORED)
+        doubtful: set[fox.Good] = set()
+        for message in messages:
+            good = self.enum(message.good, _GOODS, None, path, "a goods type", _GOOD_NAMES,
+                             town_pb2.Good)
+            if good is None:
+                continue
+            if good in doubtful or goods.count(good):
+                self.problem((*path, good.value), COUNTED_TWICE)
+                continue
+            doubtful.add(good)
+            candidates = tuple(message.candidates)
+            goods = goods.add(good, candidates[0] if candidates else 0)
+            if doubts is not None:
+                doubts.append(DoubtfulCount(position, good, candidates))
+        return goods
 
     def sides(self, numbers: Sequence[int], path: Path) -> frozenset[fox.Side] | None:
         """A trail's sides, up to the first that cannot be read (as the JSON reader does)."""
@@ -450,11 +492,11 @@ class _Reader(Reader):
 
 
 def _known_tiles(messages: Sequence[town_pb2.Tile], catalog: fox.Catalog,
-                 refused: frozenset[str]
-                 ) -> tuple[dict[fox.Position, fox.Tile], dict[fox.Position, int]] | None:
+                 refused: frozenset[str]) -> ReadTiles | None:
     """What :func:`read_tiles` makes of a town's tiles (each by position, and each
-    position's index) when each is read the common way (:func:`_known_tile`), no two
-    share a position and they are not too many; otherwise None, for the reader."""
+    position's index; none unread) when each is read the common way
+    (:func:`_known_tile`), no two share a position and they are not too many; otherwise
+    None, for the reader."""
     if len(messages) > MAX_TILES:
         return None
     tiles: dict[fox.Position, fox.Tile] = {}
@@ -466,15 +508,17 @@ def _known_tiles(messages: Sequence[town_pb2.Tile], catalog: fox.Catalog,
             return None
         tiles[tile.position] = tile
         index[tile.position] = i
-    return tiles, index
+    return ReadTiles(tiles, index, {})
 
 
 def _known_tile(message: town_pb2.Tile, kind: str | None, position: fox.Position,
                 catalog: fox.Catalog, refused: frozenset[str]) -> fox.Tile | None:
     """The tile, if it is one the reader reads without a problem in the common way: a
     building the catalog defines (so its id is short) and no refused definition names, or
-    a trail without goods whose sides are distinct and known; otherwise None, for the
-    reader to read and report on."""
+    a trail without goods whose sides are distinct and known, neither with doubtful goods
+    counts; otherwise None, for the reader to read and report on."""
+    if message.doubtful_goods:  # read (or refused) by the reader, at their pointers
+        return None
     if kind == "building":
         building = catalog.get(message.building)
         if building is not None and message.building not in refused:
@@ -523,6 +567,21 @@ def town_from_proto(message: town_pb2.Town) -> fox.Town:
     read = reader.town(message, ("town",))
     reader.done(lambda: read.problems("town"), partial=True)
     return read.town
+
+
+def town_readings_from_proto(message: town_pb2.Town
+                             ) -> tuple[fox.Town, tuple[DoubtfulCount, ...], dict[fox.Position, int]]:
+    """A town to score from the request's ``town``, its doubtful goods counts (the town
+    holding each at its likeliest) and each tile's index in the request, or every
+    problem under ``town``."""
+    reader = _Reader()
+    doubts: list[DoubtfulCount] = []
+    read = reader.town(message, ("town",), doubts=doubts)
+    tiles = read.tiles
+    reader.done(lambda: [p.under("town") for p in check_town_readings(
+        read.town, doubts, index=tiles.index, unread=tiles.unread, complete=tiles.complete)],
+        partial=True)
+    return read.town, tuple(doubts), tiles.index
 
 
 def players_from_proto(players: Sequence[scoring_pb2.PlayerTown]) -> list[tuple[str, fox.Town]]:
@@ -693,6 +752,19 @@ def score_to_proto(score: fox.TownScore) -> scoring_pb2.TownScore:
                 for effect in e.effects]) for e in score.end_game],
         goods_remaining=score.goods_remaining, tile_count=score.tile_count,
         **versions())
+
+
+def town_readings_to_proto(readings: TownReadings, message: scoring_pb2.TownUncertainty
+                           ) -> None:
+    """Write ``readings`` into ``message``, an answer's field (so nothing is copied)."""
+    message.readings = readings.count
+    message.lowest_total = readings.lowest_total
+    message.highest_total = readings.highest_total
+    message.likely_total = readings.likely_total
+    for count in readings.counts:
+        message.counts.add(row=count.position.row, col=count.position.col,
+                           good=_GOOD_TO_PROTO[count.good], pointer=json_pointer(count.path),
+                           decides=count.decides, totals=count.totals)
 
 
 def _standings(ranking: fox.Ranking) -> list[scoring_pb2.Standing]:

@@ -7,6 +7,7 @@ import grpc
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2_grpc as service_grpc
 from tabletop_rules import foxglove_farm as fox
+from tabletop_rules.foxglove_farm.readings import score_town_readings
 from tabletop_rules.foxglove_farm import planner
 from tabletop_rules.foxglove_farm.farm_game import GAME
 from tabletop_rules.game import replay
@@ -30,8 +31,12 @@ class FoxgloveFarmServicer(service_grpc.FoxgloveFarmServiceServicer):
     @translate_errors
     def ScoreTown(self, request: service_pb2.ScoreTownRequest,
                   context: grpc.ServicerContext) -> service_pb2.ScoreTownResponse:
-        town = convert.town_from_proto(request.town)
-        answer = service_pb2.ScoreTownResponse(score=convert.score_to_proto(fox.score_town(town)))
+        town, doubts, index = convert.town_readings_from_proto(request.town)
+        score = fox.score_town(town)
+        answer = service_pb2.ScoreTownResponse(score=convert.score_to_proto(score))
+        if doubts:
+            convert.town_readings_to_proto(score_town_readings(town, doubts, score, index=index),
+                                           answer.score.uncertainty)
         METER.boards_scored()
         return answer
 

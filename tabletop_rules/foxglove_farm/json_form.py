@@ -48,6 +48,7 @@ from .town import MAX_COORDINATE, MAX_GOODS_COUNT, check_town
 from .transcription import (
     ONE_KIND,
     TRAIL_HOLDS_NO_GOODS,
+    ReadTiles,
     Unread,
     find_building,
     read_tiles,
@@ -80,15 +81,16 @@ def parse_town(data: object, *, catalog: Catalog | None = None, path: Path = ())
     problems: list[Problem] = []
     read = _read_town(data, catalog if catalog is not None else builtin_catalog(), problems)
     if read is not None:
-        town, index = read
-        problems.extend(check_town(town, index=index, complete=not problems))
+        town, tiles = read
+        problems.extend(check_town(town, index=tiles.index, unread=tiles.unread,
+                                   complete=tiles.complete))
     _raise(problems, path)
     assert read is not None
     return read[0]
 
 
 def _read_town(data: object, base: Catalog, problems: list[Problem]
-               ) -> tuple[Town, dict[Position, int]] | None:
+               ) -> tuple[Town, ReadTiles] | None:
     obj = read_object(data, (), problems, "a town object")
     if obj is None:
         return None
@@ -105,11 +107,11 @@ def _read_town(data: object, base: Catalog, problems: list[Problem]
     raw_tiles = read_list(obj["tiles"], ("tiles",), problems, "a list of tiles")
     if raw_tiles is None:
         return None
-    tiles, index = read_tiles(
+    tiles = read_tiles(
         raw_tiles, lambda raw, path: _read_tile(raw, path, catalog, refused, problems), (),
         problems)
-    return Town(tiles, catalog, Variant(variant or Variant.STANDARD.value),
-                score_track or 0), index
+    return Town(tiles.tiles, catalog, Variant(variant or Variant.STANDARD.value),
+                score_track or 0), tiles
 
 
 def _read_tile(raw: object, path: Path, catalog: Catalog, refused: frozenset[str],
@@ -119,30 +121,30 @@ def _read_tile(raw: object, path: Path, catalog: Catalog, refused: frozenset[str
         return None
     before = len(problems)
     unknown_keys(obj, _TILE_FIELDS, path, problems, "a tile")
-    position = _read_position(obj, path, problems)
+    position, placed = _read_square(obj, path, problems)
     has_building, has_trail = "building" in obj, "trail" in obj
     if has_building == has_trail:
         problems.append(Problem(path, ONE_KIND + (", not both" if has_building else "")))
-        return Unread(position)
+        return Unread(position, placed=placed)
     if has_trail:
         sides = _read_sides(obj["trail"], (*path, "trail"), problems)
         if "goods" in obj and obj["goods"] not in (None, {}):
             problems.append(Problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS))
         if sides is None or len(problems) > before:
-            return Unread(position)
+            return Unread(position, placed=placed)
         return TrailTile(position, sides)
     building_id = read_str(obj["building"], (*path, "building"), problems, "a building id",
                            max_length=None)
     building = None if building_id is None else find_building(
         building_id, catalog, refused, (*path, "building"), problems)
     if building_id in refused:  # its definition's problems say it all
-        return Unread(position)
+        return Unread(position, placed=placed)
     goods = Goods()
     if obj.get("goods") is not None:
         goods = read_goods(obj["goods"], (*path, "goods"), problems, MAX_GOODS_COUNT,
                            ranged=False) or goods
     if building is None or len(problems) > before:
-        return Unread(position, goods)
+        return Unread(position, goods, placed)
     return BuildingTile(position, building, goods)
 
 
@@ -163,8 +165,15 @@ def _read_position(obj: Mapping[str, Any], path: Path, problems: list[Problem]
                    ) -> Position:
     """``row`` and ``col`` of ``obj`` (a tile or a position object); 0 stands in for one
     that cannot be read (its problem is recorded), so the rules still check the other."""
+    return _read_square(obj, path, problems)[0]
+
+
+def _read_square(obj: Mapping[str, Any], path: Path, problems: list[Problem]
+                 ) -> tuple[Position, bool]:
+    """:func:`_read_position`, and whether both numbers could be read (a tile whose
+    position could not is on no square of the town)."""
     row, col = (_coordinate(obj, key, path, problems) for key in ("row", "col"))
-    return Position(row or 0, col or 0)
+    return Position(row or 0, col or 0), row is not None and col is not None
 
 
 def _coordinate(obj: Mapping[str, Any], key: str, path: Path,

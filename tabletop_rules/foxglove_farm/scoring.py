@@ -144,8 +144,31 @@ def score_town(town: Town) -> TownScore:
 
 def end_game_points(town: Town) -> int:
     """The end-game points alone: what :func:`score_town` adds to the score track."""
-    return sum(_score(town, tile, effect).points for tile in town.buildings
+    return sum(building_end_game_points(town, tile) for tile in town.buildings)
+
+
+def building_end_game_points(town: Town, tile: BuildingTile) -> int:
+    """What ``tile``'s end-game effects score in ``town``."""
+    return sum(effect_points(town, tile, effect)
                for effect in tile.building.effects_in(Phase.END_GAME))
+
+
+def effect_points(town: Town, tile: BuildingTile, effect: Effect) -> int:
+    """What one end-game effect of ``tile`` scores in ``town``; ``tile`` may hold other
+    goods than the town's tile at its position (a reading of a doubtful count). The
+    points of :func:`_score`, with no words nor tiles: readings weigh it by the
+    thousand."""
+    if isinstance(effect, GainPerHeld):
+        return effect.times(tile.goods) * effect.points
+    if isinstance(effect, BonusIfHeld):
+        return effect.points if tile.goods.count(effect.held) >= effect.at_least else 0
+    if isinstance(effect, PerBuildingViaTrails):
+        return len(town.network.buildings_via_trails(tile.position)) * effect.points
+    if isinstance(effect, PerSurroundingProcessor):
+        around = sum(1 for p in tile.position.surrounding()
+                     if (b := town.building_at(p)) is not None and b.building.processing)
+        return min(around * effect.points, effect.max_points)
+    return 0
 
 
 def _entry(town: Town, tile: BuildingTile, effects: tuple[Effect, ...]) -> EndGameEntry:

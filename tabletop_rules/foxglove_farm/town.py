@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
+from operator import itemgetter
 
 from ..problems import InvalidInputError, Path, Problem, quantity
 from ._json import out_of_range
@@ -55,14 +56,19 @@ def validate_town(town: Town) -> Town:
 # -- checking a town -------------------------------------------------------------------
 
 def check_town(town: Town, *, index: Mapping[Position, int] | None = None,
-               complete: bool = True) -> list[Problem]:
-    """Every problem with a town's contents.
+               complete: bool = True, unread: Mapping[Position, int] | None = None
+               ) -> list[Problem]:
+    """Every problem with a town's contents, all at once.
 
     Paths index the tiles in ``index`` (each position's place in the request; by default
-    the order of ``town.tiles``). ``complete=False`` says a reader could not read all of
-    the request into ``town`` (and reported why): the tiles it read are checked, but not
-    the town as a whole, which would only report what is missing. The whole-town checks
-    also wait until every tile is sound.
+    the order of ``town.tiles``). ``unread`` holds the squares of tiles a reader could
+    not make (a misspelt building, a trail of unknown sides; it has said why) with their
+    index: the town as a whole is judged with a tile on each, so a misreading does not
+    hide a tile cut off from the town. ``complete=False`` says the reader could not read
+    the tile list at all (and reported why): the tiles are checked, but not the town as
+    a whole, which would only report what is missing. A tile whose own problems are
+    reported still counts for the whole-town checks, except a tile off the table
+    (beyond :data:`MAX_COORDINATE`), whose position is itself the problem.
     """
     problems: list[Problem] = []
     if index is None:
@@ -80,9 +86,13 @@ def check_town(town: Town, *, index: Mapping[Position, int] | None = None,
                                     "the tile's position does not match its key"))
         elif not _sound(tile):
             problems.extend(_check_tile(tile, ("tiles", index[position])))
-    if complete and not problems:
-        problems.extend(_check_starting_tile(town, index))
-        problems.extend(_check_one_group(town, index))
+    if complete:
+        squares = index if not unread else dict(sorted(  # in the request's order
+            {**unread, **index}.items(), key=itemgetter(1)))  # a tile read wins a square
+        if problems or unread:  # a tile off the table is not judged for contact
+            squares = {p: i for p, i in squares.items() if not check_position(p, ())}
+        problems.extend(_check_starting_tile(town, index, misread=bool(unread)))
+        problems.extend(_check_one_group(squares))
     return problems
 
 
@@ -159,7 +169,7 @@ def check_numbers(position: Position, goods: Goods, path: Path) -> list[Problem]
 def _check_kind(tile: Tile, path: Path) -> list[Problem]:
     """A trail's shape, or what a building holds (FF-R19)."""
     if isinstance(tile, BuildingTile):
-        return _check_holding(tile, path)
+        return check_holding(tile, path)
     if trail_shape(tile.sides) is None:
         return [_bad_trail(tile, (*path, "trail"))]
     return []
@@ -172,8 +182,9 @@ def _bad_trail(tile: TrailTile, path: Path) -> Problem:
                    "sides (T-junction)")
 
 
-def _check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
-    """FF-R19: a building holds only goods its effects depict, and no more than its slots."""
+def check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
+    """FF-R19: a building holds only goods its effects depict, and no more than its slots
+    (also asked of a doubtful count's readings)."""
     building = tile.building
     if not building.documented:
         return [undocumented_problem(building, (*path, "building"))]
@@ -196,14 +207,17 @@ def _check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
     return problems
 
 
-def _check_starting_tile(town: Town, index: Mapping[Position, int]) -> list[Problem]:
+def _check_starting_tile(town: Town, index: Mapping[Position, int], *, misread: bool
+                         ) -> list[Problem]:
+    """One forest and one mine side by side (FF-R12). A missing half is not reported
+    when some tile could not be ``misread`` (read): it may be that half, misspelt."""
     problems: list[Problem] = []
     halves: dict[str, list[Position]] = {"forest": [], "mine": []}
     for tile in town.buildings:
         if tile.building.id in halves:
             halves[tile.building.id].append(tile.position)
     for name, found in halves.items():
-        if not found:
+        if not found and not misread:
             problems.append(Problem(("tiles",), f"the town has no {name}: every town has the "
                                     f"starting tile, a forest and a mine side by side "
                                     f"({START_RULE})"))
@@ -221,11 +235,12 @@ def _check_starting_tile(town: Town, index: Mapping[Position, int]) -> list[Prob
     return problems
 
 
-def _check_one_group(town: Town, index: Mapping[Position, int]) -> list[Problem]:
-    """Every tile was placed orthogonally next to the town (FF-R9): one connected group."""
-    remaining = set(town.tiles)
+def _check_one_group(squares: Mapping[Position, int]) -> list[Problem]:
+    """Every tile was placed orthogonally next to the town (FF-R9): the occupied
+    ``squares`` (each with its tile's index in the request) form one connected group."""
+    remaining = set(squares)
     groups: list[list[tuple[int, int]]] = []
-    for start in town.tiles:
+    for start in squares:
         if start not in remaining:
             continue
         remaining.discard(start)
@@ -247,8 +262,8 @@ def _check_one_group(town: Town, index: Mapping[Position, int]) -> list[Problem]
     for group in groups:
         if group is main:
             continue
-        first = min((Position(*p) for p in group), key=index.__getitem__)
-        problems.append(Problem(("tiles", index[first]), (
+        first = min((Position(*p) for p in group), key=squares.__getitem__)
+        problems.append(Problem(("tiles", squares[first]), (
             f"this tile (row {first.row}, col {first.col})"
             + (f" and {len(group) - 1} other{'s' if len(group) > 2 else ''} beside it do"
                if len(group) > 1 else " does")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
 from ..problems import InvalidInputError, Path, Problem, quoted
@@ -73,30 +74,47 @@ def trail_sides(sides: Iterable[Side], path: Path, problems: list[Problem]
 
 class Unread(NamedTuple):
     """A tile a reader could not make (it has said why), with the numbers it did read:
-    the rules still check those, as they would a tile's."""
+    the rules still check those, as they would a tile's. ``placed`` says its position
+    could be read: it then still occupies that square, so the town as a whole is judged
+    with it there (a misspelt building does not hide a tile cut off from the town)."""
 
     position: Position
     goods: Goods = NO_GOODS
+    placed: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ReadTiles:
+    """A request's tiles as read: those made, by position, each position's index in the
+    request, the squares of tiles that could not be made (:class:`Unread`, by position,
+    with their index: :func:`.check_town`'s ``unread``), and whether every tile was read
+    at all (``complete``: false when the list was refused whole)."""
+
+    tiles: dict[Position, Tile]
+    index: dict[Position, int]
+    unread: dict[Position, int]
+    complete: bool = True
 
 
 def read_tiles(items: Sequence[Item], read: Callable[[Item, Path], Tile | Unread | None],
-               path: Path, problems: list[Problem]
-               ) -> tuple[dict[Position, Tile], dict[Position, int]]:
-    """A request's tiles, each read with ``read``, by position, and each position's index
-    in the request. More than :data:`MAX_TILES` are refused unread; a tile at a position
-    already taken is a problem, checked on its own and left out, as is one ``read``
-    could not make."""
+               path: Path, problems: list[Problem]) -> ReadTiles:
+    """A request's tiles, each read with ``read``. More than :data:`MAX_TILES` are
+    refused unread; a tile at a position already taken is a problem, checked on its own
+    and left out, as is one ``read`` could not make (whose square is kept)."""
     too_many = too_many_tiles(len(items), path)
     if too_many is not None:
         problems.append(too_many)
-        return {}, {}
+        return ReadTiles({}, {}, {}, complete=False)
     placed: dict[Position, Tile] = {}
     index: dict[Position, int] = {}
+    unread: dict[Position, int] = {}
     for i, item in enumerate(items):
         where = (*path, "tiles", i)
         tile = read(item, where)
         if isinstance(tile, Unread):
             problems.extend(check_numbers(tile.position, tile.goods, where))
+            if tile.placed:
+                unread.setdefault(tile.position, i)
             continue
         if tile is None:
             continue
@@ -106,7 +124,7 @@ def read_tiles(items: Sequence[Item], read: Callable[[Item, Path], Tile | Unread
             continue
         index[tile.position] = i
         placed[tile.position] = tile
-    return placed, index
+    return ReadTiles(placed, index, unread)
 
 
 def _unknown_building(building_id: str, catalog: Catalog, path: Path) -> Problem:

@@ -15,10 +15,9 @@ from typing import Any
 
 from clients.contract_json import to_json
 from engine_service.foxglove_farm import convert
-from tabletop_rules.foxglove_farm.game_state import Setup
 
 from ..downtown_farmers_market.random_boards import random_board
-from ..foxglove_farm.game_simulator import play_random_game
+from ..foxglove_farm.game_simulator import play_random_game, setup_json
 
 Json = Any
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -88,13 +87,5 @@ def ff_game(seed: int = 0, players: int = 1, solo: int | None = 3) -> Json:
     """A whole Foxglove Farm game by the rules' simulator (by default solo setup 3, Food
     Festival): the replay body ``{"setup", "actions"}``."""
     played = play_random_game(random.Random(seed), players, solo)
-    return {"setup": _setup_json(played.setup),
+    return {"setup": setup_json(played.setup),
             "actions": [to_json(convert.action_to_proto(action)) for action in played.moves]}
-
-
-def _setup_json(setup: Setup) -> Json:
-    body: Json = {"players": [{"name": seat.name, "variant": seat.variant.value}
-                              for seat in setup.players],
-                  "start_player": setup.start_player, "a_tiles": list(setup.a_tiles),
-                  "c_tiles": list(setup.c_tiles)}
-    return body if setup.solo is None else {**body, "solo": setup.solo}

@@ -4,12 +4,14 @@ Its network goes through a dead proxy, and loopback is taken off the proxy's byp
 (``<-loopback>``) except for the one ``host:port`` under test: a page that asks any other
 host, loopback's other ports included, fails rather than reaching out. Chrome's DevTools
 performance log is on, so a test reads back every request a page made
-(:func:`requests_sent`) and checks that none went elsewhere (:func:`foreign`).
+(:func:`requests_sent`), checks that none went elsewhere (:func:`foreign`) and that none
+failed (:func:`failed_requests`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -71,3 +73,15 @@ def foreign(urls: list[str], origin: str) -> list[str]:
     """The URLs that are neither ``origin``'s nor local to the page (data:, blob:)."""
     return [url for url in urls if urlsplit(url).scheme not in LOCAL_SCHEMES
             and f"{urlsplit(url).scheme}://{urlsplit(url).netloc}" != origin]
+
+
+def failed_requests(events: list[dict[str, Any]],
+                    excused: Collection[str] = ()) -> list[tuple[str, str]]:
+    """The URL and error of each request among ``events`` that failed, but for the errors
+    in ``excused`` (``net::ERR_ABORTED``: a page left while it loaded); a failure of a
+    request sent before ``events`` began does not count."""
+    urls = {request["requestId"]: request["request"]["url"] for request in (
+        event["params"] for event in events if event["method"] == "Network.requestWillBeSent")}
+    return [(urls[failure["requestId"]], failure["errorText"]) for failure in (
+        event["params"] for event in events if event["method"] == "Network.loadingFailed")
+        if failure["requestId"] in urls and failure.get("errorText") not in excused]

@@ -4,6 +4,10 @@ free loopback ports, with the same code as ``deploy/run.py`` (``deploy/stack.py`
 The engine and gunicorn bind port 0 and report the port they got in their logs, so there
 is no race for a port between picking it and binding it; nginx cannot report one, so its
 port is picked free just before it starts.
+
+The ``browser`` fixture is a headless Chromium that reaches that gateway and nothing else
+(``browser.py``), one per test module, as the documentation page's and the score pad's
+tests use it.
 """
 
 from __future__ import annotations
@@ -16,19 +20,22 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pytest
 import requests
+from selenium.webdriver.remote.webdriver import WebDriver
 
 from deploy import proxy, stack
 from deploy.stack import REPO_ROOT as REPO
 from deploy.stack import Process, Stack
 
 from ..sample_boards import SIMPLE_BOARD
+from .browser import chromium
 
 __all__ = ["ENGINE_TEST_SETTINGS", "REPO", "Load", "Process", "Service", "Stack",
-           "engine_calls", "environment", "metrics_url", "start_engine",
+           "engine_calls", "environment", "metrics_url", "running_service", "start_engine",
            "start_engines", "start_gateway", "start_stack"]
 
 
@@ -162,14 +169,32 @@ class Service:
     url: str
 
 
-@pytest.fixture(scope="module")
-def service() -> Iterator[Service]:
+@contextmanager
+def running_service() -> Iterator[Service]:
+    """An engine and gunicorn in front of it (no proxy), stopped afterwards: the gateway,
+    then the engine (already stopped by the test, perhaps)."""
     engine, engine_address = start_engine()
     try:
         gateway, url = start_gateway(engine_address)
-    except BaseException:
+        try:
+            yield Service(engine, engine_address, gateway, url)
+        finally:
+            gateway.stop()
+    finally:
         engine.stop()
-        raise
-    yield Service(engine, engine_address, gateway, url)
-    gateway.stop()
-    engine.stop()
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[Service]:
+    with running_service() as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def browser(service: Service, tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    """A headless Chromium that reaches only ``service``'s gateway (``browser.py``)."""
+    session = chromium(service.url, tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield session
+    finally:
+        session.quit()

@@ -2,38 +2,29 @@
 the live gateway (real engine, real gunicorn) and lists every operation, and the page
 requests nothing from any other host.
 
-The browser runs with its network pointed at a dead proxy (so any request to another
-host fails rather than reaching out; loopback is never proxied) and Chrome's DevTools
-performance log on: every request the page made is read back from it, and the test fails
-for any URL whose origin is not the gateway's. Chromium and its driver are Debian's
-(``chromium``, ``chromium-driver``), installed with apt-get when missing; selenium drives
-them. The test skips, saying why, only when they cannot be installed.
+The browser is ``browser.py``'s: it reaches the gateway's origin and nothing else (a dead
+proxy, loopback's other ports included), and Chrome's DevTools performance log is on, so
+every request the page made is read back from it and the test fails for any URL whose
+origin is not the gateway's, for any request that failed and for any error the page
+logged. Chromium and its driver are Debian's (``chromium``, ``chromium-driver``), installed
+with apt-get when missing; selenium drives them. The test skips, saying why, only when
+they cannot be installed.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service as DriverService
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
+from .browser import failed_requests, foreign, network_events, requests_sent
 from .conftest import REPO, Service
-from .tooling import debian_tool
 
 pytestmark = pytest.mark.e2e
 
-DEAD_PROXY = "http://127.0.0.1:9"
-"""Nothing listens there: a request to any host but loopback (which Chromium never sends
-through a proxy) fails at once."""
-LOCAL_SCHEMES = {"data", "blob", "about", "chrome", "chrome-extension"}
 RENDER_SECONDS = 60
 
 
@@ -43,48 +34,6 @@ def documented_operations() -> dict[str, tuple[str, str]]:
     return {operation["operationId"]: (method.upper(), path)
             for path, item in document["paths"].items()
             for method, operation in item.items()}
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    chromium = debian_tool("chromium", "chromium")
-    driver = debian_tool("chromedriver", "chromium-driver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    profile: Path = tmp_path_factory.mktemp("chromium-profile")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                     "--disable-dev-shm-usage", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--disable-quic",
-                     "--disable-default-apps", "--disable-extensions", "--no-first-run",
-                     "--window-size=1280,2000", f"--proxy-server={DEAD_PROXY}",
-                     f"--user-data-dir={profile}"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    try:
-        session = webdriver.Chrome(options=options, service=DriverService(executable_path=driver))
-    except Exception as why:  # noqa: BLE001 - a browser that will not start is a skip
-        pytest.skip(f"headless Chromium would not start: {why}")
-    try:
-        session.get("about:blank")  # away from whatever the browser opened with
-        yield session
-    finally:
-        session.quit()
-
-
-def network_events(browser: WebDriver) -> list[dict[str, Any]]:
-    """The DevTools Network events of the test's page logged since the last call (the log
-    also holds the browser's own pages', such as its new-tab page's, which the test does
-    not load and which do not count)."""
-    page = browser.current_window_handle
-    logged = [json.loads(entry["message"]) for entry in browser.get_log("performance")]
-    return [entry["message"] for entry in logged if entry.get("webview") == page
-            and entry["message"]["method"].startswith("Network.")]
-
-
-def foreign(urls: list[str], origin: str) -> list[str]:
-    """The URLs that are neither the gateway's nor local to the page (data:, blob:)."""
-    return [url for url in urls if urlsplit(url).scheme not in LOCAL_SCHEMES
-            and f"{urlsplit(url).scheme}://{urlsplit(url).netloc}" != origin]
 
 
 def test_docs_render_every_operation_offline(service: Service, browser: WebDriver) -> None:
@@ -106,16 +55,13 @@ def test_docs_render_every_operation_offline(service: Service, browser: WebDrive
     assert "Score one board, line by line" in text  # a summary row
 
     events = network_events(browser)
-    requested = [event["params"]["request"]["url"] for event in events
-                 if event["method"] == "Network.requestWillBeSent"]
+    requested = [request["url"] for request in requests_sent(events)]
     assert f"{service.url}/v1/openapi.json" in requested
     assert any(url.endswith("/v1/docs/assets/swagger-ui-bundle.js") for url in requested)
     assert not foreign(requested, service.url), "the page asked another host"
-    urls = {event["params"]["requestId"]: event["params"]["request"]["url"] for event in events
-            if event["method"] == "Network.requestWillBeSent"}
-    failed = [(urls[event["params"]["requestId"]], event["params"]["errorText"])
-              for event in events if event["method"] == "Network.loadingFailed"
-              and event["params"]["requestId"] in urls]  # not one from before the page
+    # Every failure counts, an aborted load too: unlike the score pad's tests, this one
+    # never leaves a page while it loads.
+    failed = failed_requests(events)
     assert not failed, f"requests failed: {failed}"
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"
               and "/favicon.ico " not in entry["message"]]  # the browser's own guess: a 404
@@ -138,7 +84,6 @@ def test_try_it_out_sends_the_documented_example(service: Service, browser: WebD
     body = block.find_element(By.CSS_SELECTOR,
                               ".live-responses-table .response .response-col_description")
     assert '"total": 43' in body.text
-    requested = [event["params"]["request"]["url"] for event in network_events(browser)
-                 if event["method"] == "Network.requestWillBeSent"]
+    requested = [request["url"] for request in requests_sent(network_events(browser))]
     assert f"{service.url}/v1/downtown-farmers-market/score" in requested
     assert not foreign(requested, service.url), "the page asked another host"

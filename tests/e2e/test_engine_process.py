@@ -4,7 +4,7 @@
   method and code, refusals included, and the games' counters;
 - JSON log lines (the default) with the request id of each failed call; text lines too;
 - ``--max-connection-age``: an idle connection is closed (GOAWAY) at its age, not before;
-- TLS with client certificates (real certificates made here): only a client holding one
+- TLS with client certificates (real certificates, from trustme): only a client holding one
   that the configured CA signed gets answers; a wrong setting stops the engine at once
   with exit code 2 and a message naming the flag;
 - ``--health-address`` beside mutual TLS: plaintext health checks there and nothing else,
@@ -15,8 +15,6 @@
 
 from __future__ import annotations
 
-import datetime
-import ipaddress
 import json
 import signal
 import socket
@@ -33,10 +31,7 @@ from typing import Any
 import grpc
 import pytest
 import requests
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+import trustme
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client.parser import text_string_to_metric_families
 from referee.downtown_farmers_market.v1 import (
@@ -199,50 +194,6 @@ def test_connections_are_closed_at_their_maximum_age_and_not_before() -> None:
 # --- TLS -----------------------------------------------------------------------------
 
 
-def _pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:
-    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                             serialization.NoEncryption())
-
-
-class Authority:
-    """A certificate authority made for the test, issuing server and client certificates."""
-
-    def __init__(self, name: str) -> None:
-        self.key = ec.generate_private_key(ec.SECP256R1())
-        self.name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-        self.cert = self._builder(self.name, self.key.public_key()).add_extension(
-            x509.BasicConstraints(ca=True, path_length=None), critical=True).add_extension(
-            x509.KeyUsage(digital_signature=True, key_cert_sign=True, crl_sign=True,
-                          content_commitment=False, key_encipherment=False,
-                          data_encipherment=False, key_agreement=False,
-                          encipher_only=False, decipher_only=False), critical=True
-        ).sign(self.key, hashes.SHA256())
-        self.pem = self.cert.public_bytes(serialization.Encoding.PEM)
-
-    def _builder(self, subject: x509.Name,
-                 public_key: ec.EllipticCurvePublicKey) -> x509.CertificateBuilder:
-        now = datetime.datetime.now(datetime.UTC)
-        return (x509.CertificateBuilder().subject_name(subject).issuer_name(self.name)
-                .public_key(public_key).serial_number(x509.random_serial_number())
-                .not_valid_before(now - datetime.timedelta(hours=1))
-                .not_valid_after(now + datetime.timedelta(days=1)))
-
-    def issue(self, name: str, *, server: bool) -> tuple[bytes, bytes]:
-        """A certificate (PEM) for ``name`` and its private key (PEM)."""
-        key = ec.generate_private_key(ec.SECP256R1())
-        usage = ExtendedKeyUsageOID.SERVER_AUTH if server else ExtendedKeyUsageOID.CLIENT_AUTH
-        builder = self._builder(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]),
-                                key.public_key()).add_extension(
-            x509.BasicConstraints(ca=False, path_length=None), critical=True).add_extension(
-            x509.ExtendedKeyUsage([usage]), critical=False)
-        if server:
-            builder = builder.add_extension(x509.SubjectAlternativeName(
-                [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-                critical=False)
-        cert = builder.sign(self.key, hashes.SHA256())
-        return cert.public_bytes(serialization.Encoding.PEM), _pem_key(key)
-
-
 @dataclass
 class Pki:
     folder: Path
@@ -254,17 +205,26 @@ class Pki:
         return str(self.folder / name)
 
 
+def issued(leaf: trustme.LeafCert) -> tuple[bytes, bytes]:
+    """A certificate (PEM) and its private key (PEM)."""
+    return leaf.cert_chain_pems[0].bytes(), leaf.private_key_pem.bytes()
+
+
 @pytest.fixture(scope="module")
 def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
+    """The engine's CA and certificate (for 127.0.0.1 and localhost) as files, and a key
+    that is not the certificate's (another one the same CA issued); client certificates
+    from that CA and from a stranger's."""
     folder = tmp_path_factory.mktemp("pki")
-    ours, theirs = Authority("referee test CA"), Authority("another CA")
-    server_cert, server_key = ours.issue("engine", server=True)
-    files = {"ca.pem": ours.pem, "engine.pem": server_cert, "engine.key": server_key,
-             "other.key": _pem_key(ec.generate_private_key(ec.SECP256R1()))}
+    ours, theirs = trustme.CA(), trustme.CA()
+    server_cert, server_key = issued(ours.issue_cert("127.0.0.1", "localhost"))
+    clients = {"ours": issued(ours.issue_cert("gateway.referee.test")),
+               "theirs": issued(theirs.issue_cert("gateway.referee.test"))}
+    files = {"ca.pem": ours.cert_pem.bytes(), "engine.pem": server_cert,
+             "engine.key": server_key, "other.key": issued(ours.issue_cert("other.test"))[1]}
     for name, content in files.items():
         (folder / name).write_bytes(content)
-    return Pki(folder, ours.pem, {"ours": ours.issue("gateway", server=False),
-                                  "theirs": theirs.issue("gateway", server=False)})
+    return Pki(folder, ours.cert_pem.bytes(), clients)
 
 
 def tls_channel(address: str, ca: bytes, client: tuple[bytes, bytes] | None) -> grpc.Channel:

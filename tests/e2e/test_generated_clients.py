@@ -31,6 +31,7 @@ import requests
 
 from tabletop_rules.downtown_farmers_market.model import INGREDIENTS
 
+from ..openapi_document import examples, holds
 from .conftest import REPO, Service
 from .tooling import npm_tools
 
@@ -50,47 +51,13 @@ def document() -> dict[str, Any]:
     return json.loads(DOCUMENT.read_text(encoding="utf-8"))
 
 
-def examples() -> list[tuple[str, str, str, str, Any, str, Any]]:
-    """(operationId, tag, path, request schema, request, documented status, answer) of
-    every documented example: a request body's example and the response holding the
-    example of the same name."""
-    found = []
-    for path, item in document()["paths"].items():
-        for operation in item.values():
-            body = operation.get("requestBody")
-            if body is None:
-                continue
-            media = body["content"]["application/json"]
-            for name, example in media["examples"].items():
-                (status, answer), = [
-                    (status, content["examples"][name]["value"])
-                    for status, response in operation["responses"].items()
-                    for content in response.get("content", {}).values()
-                    if name in content.get("examples", {})]
-                found.append((operation["operationId"], operation["tags"][0], path,
-                              media["schema"]["$ref"].rsplit("/", 1)[-1], example["value"],
-                              status, answer))
-    return found
-
-
-EXAMPLES = examples()
-
-
-def holds(answer: Any, documented: Any) -> bool:
-    """``answer`` says what ``documented`` says, and perhaps more (answers may gain
-    fields)."""
-    if isinstance(documented, dict):
-        return isinstance(answer, dict) and all(
-            key in answer and holds(answer[key], value) for key, value in documented.items())
-    if isinstance(documented, list):
-        return (isinstance(answer, list) and len(answer) == len(documented)
-                and all(holds(a, d) for a, d in zip(answer, documented)))
-    return type(answer) is type(documented) and answer == documented
+EXAMPLES = examples(document())
 
 
 @pytest.mark.parametrize(("operation_id", "path", "request_body", "status", "answer"),
-                         [(o, p, r, s, a) for o, _, p, _, r, s, a in EXAMPLES],
-                         ids=[e[0] for e in EXAMPLES])
+                         [(e.operation_id, e.path, e.request, e.status, e.answer)
+                          for e in EXAMPLES],
+                         ids=[e.operation_id for e in EXAMPLES])
 def test_each_documented_example_gets_its_documented_status(
         service: Service, operation_id: str, path: str, request_body: Any, status: str,
         answer: Any) -> None:
@@ -165,8 +132,9 @@ def test_the_python_client_scores_the_rulebook_board(service: Service,
 
 
 @pytest.mark.parametrize(("operation_id", "tag", "schema", "request_body", "answer"),
-                         [(o, t, s, r, a) for o, t, _, s, r, _, a in EXAMPLES],
-                         ids=[e[0] for e in EXAMPLES])
+                         [(e.operation_id, e.tags[0], e.component, e.request, e.answer)
+                          for e in EXAMPLES],
+                         ids=[e.operation_id for e in EXAMPLES])
 def test_the_python_client_sends_every_example(
         service: Service, python_client: ModuleType, operation_id: str, tag: str, schema: str,
         request_body: Any, answer: Any) -> None:
@@ -230,11 +198,12 @@ def test_typescript_types_compile(tmp_path: Path) -> None:
     declarations = (tmp_path / "referee.d.ts").read_text(encoding="utf-8")
     assert declarations.count('"bread" | "carrot" | "corn" | "cheese" | "milk" | "egg"') == 1
     typed = [TYPESCRIPT_USE]
-    for index, (operation_id, _, _, _, request_body, _, answer) in enumerate(EXAMPLES):
-        typed.append(f"export const request{index}: Body<{json.dumps(operation_id)}> = "
-                     f"{json.dumps(request_body)};\n"
-                     f"export const answer{index}: Answer<{json.dumps(operation_id)}> = "
-                     f"{json.dumps(answer)};\n")
+    for index, example in enumerate(EXAMPLES):
+        operation_id = json.dumps(example.operation_id)
+        typed.append(f"export const request{index}: Body<{operation_id}> = "
+                     f"{json.dumps(example.request)};\n"
+                     f"export const answer{index}: Answer<{operation_id}> = "
+                     f"{json.dumps(example.answer)};\n")
     (tmp_path / "use.ts").write_text("\n".join(typed), encoding="utf-8")
     compiled = subprocess.run(
         [str(tools / "tsc"), "--noEmit", "--strict", "--target", "es2022", "--module",

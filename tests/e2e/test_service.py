@@ -157,7 +157,70 @@ def test_foxglove_errors_agree(rest: RestClient, grpc_client: GrpcClient) -> Non
     over_rest = refusal(rest.foxglove_farm.score_town, bad)
     over_grpc = refusal(grpc_client.foxglove_farm.score_town, TownSchema().load(bad))
     assert over_rest == [(p.removeprefix("/town"), d) for p, d in over_grpc]
-    assert [p for p, _ in over_rest] == ["/tiles/2/building", "/tiles/3/goods"]
+    assert [p for p, _ in over_rest] == ["/tiles/2/building", "/tiles/3/goods", "/tiles/3"]
+
+
+def test_a_misspelt_building_and_a_tile_cut_off_get_one_422(service: Service) -> None:
+    """The whole transcription is checked at once: one answer names both problems."""
+    town = town_data(b(1, 0, "granery"), b(4, 4, "ranch", sheep=2))
+    answer = requests.post(service.url + "/v1/foxglove-farm/score", json=town, timeout=10)
+    assert answer.status_code == 422, answer.text
+    errors = answer.json()["errors"]
+    assert [e["pointer"] for e in errors] == ["/tiles/2/building", "/tiles/3"]
+    assert "did you mean 'granary'" in errors[0]["detail"]
+    assert "does not touch the rest of the town" in errors[1]["detail"]
+
+
+def test_a_board_with_two_doubtful_spaces_through_the_real_gateway(
+        service: Service, grpc_client: GrpcClient) -> None:
+    """The rulebook's 43-point board, two spaces read in doubt: one answer gives the
+    likeliest reading's score and what every reading scores, as scoring each says."""
+    board = json.loads((DATA / "downtown_farmers_market" / "rulebook_standard_example.json"
+                        ).read_text())["board"]
+    grid = board["grid"]
+    readings = [(first, second) for first in (grid[0][0], ["cheese"])
+                for second in (grid[2][3], ["egg", "egg"], ["milk"])]
+    one_by_one = []
+    for first, second in readings:
+        grid[0][0], grid[2][3] = first, second
+        one_by_one.append(grid_total(service, board))
+    grid[0][0] = {"candidates": [readings[0][0], ["cheese"]]}
+    grid[2][3] = {"candidates": [readings[0][1], ["egg", "egg"], ["milk"]]}
+    answer = requests.post(service.url + SCORE, json=board, timeout=10)
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    uncertainty = body["uncertainty"]
+    assert body["total"] == uncertainty["likely_total"] == one_by_one[0] == 43
+    assert (uncertainty["readings"], uncertainty["lowest_total"],
+            uncertainty["highest_total"]) == (6, min(one_by_one), max(one_by_one))
+    first, second = uncertainty["spaces"]
+    assert (first["pointer"], second["pointer"]) == ("/grid/0/0", "/grid/2/3")
+    assert first["totals"] == [one_by_one[0], one_by_one[3]]
+    assert second["totals"] == one_by_one[:3]
+    assert first["decides"] and second["decides"]
+    assert grpc_client.downtown_farmers_market.score_board(board) == body
+
+
+def grid_total(service: Service, board: dict[str, Any]) -> int:
+    answer = requests.post(service.url + SCORE, json=board, timeout=10)
+    assert answer.status_code == 200, answer.text
+    return answer.json()["total"]  # type: ignore[no-any-return]
+
+
+def test_a_doubtful_count_and_the_limits_through_the_real_gateway(service: Service) -> None:
+    town = town_data(b(1, 0, "ranch", sheep={"candidates": [8, 7]}), score_track=10)
+    answer = requests.post(service.url + "/v1/foxglove-farm/score", json=town, timeout=10)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["uncertainty"]["counts"] == [{
+        "row": 1, "col": 0, "good": "sheep", "pointer": "/tiles/2/goods/sheep",
+        "decides": True, "totals": [40, 31]}]
+    board = dict(SIMPLE_BOARD, grid=[[{"candidates": [["egg"], ["corn"]]}] * 4] * 3
+                 + [[None] * 4])
+    answer = requests.post(service.url + SCORE, json=board, timeout=10)
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [{
+        "pointer": "/grid", "detail": "at most 8 doubtful cells on a board (the limit); got 12",
+        "code": "TOO_MANY_DOUBTFUL_CELLS", "params": {"limit": 8, "count": 12}}]
 
 
 def test_a_foxglove_farm_game_replays_through_the_gateway(rest: RestClient) -> None:

@@ -114,6 +114,15 @@ class PlayedGame:
         return self.states[-1]
 
 
+def setup_json(setup: Setup) -> dict[str, Any]:
+    """``setup`` in the contract's JSON: what a client sends to start or replay the game."""
+    body: dict[str, Any] = {"players": [{"name": seat.name, "variant": seat.variant.value}
+                                        for seat in setup.players],
+                            "start_player": setup.start_player, "a_tiles": list(setup.a_tiles),
+                            "c_tiles": list(setup.c_tiles)}
+    return body if setup.solo is None else {**body, "solo": setup.solo}
+
+
 def new_box(rng: random.Random, laid_out: Sequence[str] = ()) -> dict[str, list[str]]:
     """Each tier's face-down stack, shuffled: the catalog's tiles of the tier repeated
     to the stack's size, less the tiles a solo setup lays out."""

@@ -154,6 +154,42 @@ def test_an_unknown_building_gets_a_suggestion():
     assert "'charcoal_kiln'" in problem.message
 
 
+def test_a_misspelt_building_does_not_hide_a_tile_cut_off():
+    """The whole transcription is judged at once: an unknown building still occupies its
+    square, so the town's one group is judged with it (FF-R9)."""
+    problems = problems_of(town_data(b(1, 0, "granery"), t(5, 5, "NS")))
+    assert [p.path for p in problems] == [("tiles", 2, "building"), ("tiles", 3)]
+    assert "did you mean 'granary'" in problems[0].message
+    assert "does not touch the rest of the town" in problems[1].message
+
+
+def test_an_unread_tile_cut_off_is_reported_both_ways():
+    problems = problems_of(town_data(b(5, 5, "granery"), t(1, 0, "N")))
+    assert [p.path for p in problems] == [("tiles", 2, "building"), ("tiles", 3, "trail"),
+                                          ("tiles", 2)]
+
+
+def test_an_unread_tile_joins_the_tiles_around_it():
+    """The trail at (2, 0) touches the town only through the misspelt building."""
+    assert [p.path for p in problems_of(town_data(b(1, 0, "granery"), t(2, 0, "NS")))] == [
+        ("tiles", 2, "building")]
+
+
+def test_a_misspelt_starting_half_is_not_also_missing():
+    """An unknown building may be the forest misspelt: "no forest" is not said too, but
+    the rest of the town is still judged."""
+    problems = problems_of(town_data(b(0, 0, "forrest"), b(0, 1, "mine"), t(4, 4, "EW"),
+                                     start=False))
+    assert [p.path for p in problems] == [("tiles", 0, "building"), ("tiles", 2)]
+
+
+def test_a_tile_s_own_problems_do_not_stop_the_town_s():
+    problems = problems_of(town_data(b(1, 0, "butcher", wheat=1), b(0, 0, "forest"),
+                                     start=False))
+    assert [p.path for p in problems] == [("tiles", 0, "goods", "wheat"), ("tiles",)]
+    assert "no mine" in problems[1].message
+
+
 def test_goods_a_building_cannot_hold():
     problem = only_problem(town_data(b(1, 0, "butcher", wheat=1)))
     assert problem.path == ("tiles", 2, "goods", "wheat")
@@ -274,6 +310,14 @@ def test_a_partly_read_town_is_checked_without_its_whole():
     assert "no mine" in check_town(partial)[0].message
     assert check_town(partial, complete=False) == []
     assert check_town(partial, index={Position(0, 0): 7}, complete=False) == []
+
+
+def test_the_squares_of_unread_tiles_count_for_the_whole_town():
+    built = town()
+    far = {Position(0, 2): 2, Position(5, 5): 3}  # one beside the mine, one cut off
+    (found,) = check_town(built, unread=far)
+    assert found.path == ("tiles", 3) and "row 5, col 5" in found.message
+    assert check_town(built, unread={Position(0, 2): 2}) == []
 
 
 def test_paths_follow_the_request_s_index():

@@ -258,3 +258,25 @@ def test_json_that_does_not_fit_is_refused_with_a_pointer(change: dict[str, Any]
     with pytest.raises(InvalidRequestError) as raised:
         to_message(dfm_pb2.ScoreBoardRequest, {"board": {**SIMPLE_BOARD, **change}})
     assert [p for p, _ in raised.value.problems] == [pointer]
+
+
+@given(body=board, data=st.data())
+@settings(max_examples=60, deadline=None)
+def test_doubtful_boards_and_towns_read_as_the_gateway_reads_them(
+        body: dict[str, Any], data: st.DataObject) -> None:
+    """A score request's doubtful spaces and goods counts: the same message both ways,
+    and the mapping writes them back as the contract writes them."""
+    row, col = data.draw(st.integers(0, 3)), data.draw(st.integers(0, 3))
+    body["grid"][row][col] = {"candidates": data.draw(st.lists(food_tile, min_size=1,
+                                                               max_size=4))}
+    message = to_message(board_pb2.Board, body)
+    assert message == dfm_schemas.ScoreBoardSchema().load(body)
+    assert to_json(message)["grid"][row][col] == body["grid"][row][col]
+    town = data.draw(town_dicts(max_tiles=6))
+    buildings = [tile for tile in town["tiles"] if "building" in tile]
+    tile = data.draw(st.sampled_from(buildings))
+    tile["goods"] = {**tile.get("goods", {}), "coal": {"candidates": data.draw(
+        st.lists(st.integers(0, 9), min_size=1, max_size=4))}}
+    message = to_message(town_pb2.Town, town)
+    assert message == ff_schemas.ScoreTownSchema().load(town)
+    assert to_message(town_pb2.Town, to_json(message)) == message

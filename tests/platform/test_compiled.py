@@ -555,6 +555,41 @@ def test_broken_bodies_are_answered_alike(gateway: FlaskClient, reference: Flask
     check()
 
 
+DOUBTFUL = [{**SIMPLE_BOARD, "grid": [[{"candidates": [["corn"], ["egg", "corn"]]}, *row[1:]]
+                                      if r == 0 else row
+                                      for r, row in enumerate(SIMPLE_BOARD["grid"])]}]
+"""A board with a doubtful space: the compiled reader refuses it, marshmallow reads it."""
+
+
+def test_doubtful_boards_are_read_by_marshmallow_and_answered_alike(
+        gateway: FlaskClient, reference: FlaskClient) -> None:
+    path = f"{DFM}/score"
+    bodies = [*DOUBTFUL, *(copy.deepcopy(b) for b in BOARDS)]
+    for body in bodies[1:]:
+        body["grid"][3][3] = {"candidates": [["milk"], ["milk", "milk"], ["bread"]]}
+    for body in bodies:
+        assert compiled_load(dfm.ScoreBoardSchema, body) is Refused
+        assert marshmallow_load(dfm.ScoreBoardSchema, body).grid
+        assert assert_answered_alike(gateway, reference, path, json.dumps(body).encode()) == 200
+    for variant in _variants(DOUBTFUL[0]["grid"][0][0]):
+        body = copy.deepcopy(DOUBTFUL[0])
+        body["grid"][0][0] = variant
+        assert_answered_alike(gateway, reference, path, json.dumps(body).encode())
+
+
+def test_doubtful_towns_are_read_by_marshmallow_and_answered_alike(
+        gateway: FlaskClient, reference: FlaskClient) -> None:
+    path = f"{FF}/score"
+    town = copy.deepcopy(KULY["town"])
+    ranch = next(tile for tile in town["tiles"] if tile.get("building") == "ranch")
+    ranch["goods"] = {"sheep": {"candidates": [0, 2, 1]}}
+    assert compiled_load(ff.ScoreTownSchema, town) is Refused
+    assert assert_answered_alike(gateway, reference, path, json.dumps(town).encode()) == 200
+    for variant in _variants(ranch["goods"]):
+        ranch["goods"] = variant
+        assert_answered_alike(gateway, reference, path, json.dumps(town).encode())
+
+
 # -- what the compiler reproduces, on schemas that use it all ------------------------------
 
 class _Inner(ma.Schema):

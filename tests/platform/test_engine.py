@@ -45,13 +45,39 @@ def test_invalid_board_lists_every_problem_as_a_field_violation(grpc_client: Grp
     with pytest.raises(InvalidRequestError) as raised:
         grpc_client.downtown_farmers_market.score_board(board)
     fields = dict(raised.value.problems)
-    assert set(fields) == {"/board/row_challenges/2/type", "/board/column_challenges/0/ingredient"}
-    # whole-board checks wait until every part could be read
+    # what the wire gets wrong and what the rules find wrong with the rest, at once
+    assert set(fields) == {"/board/row_challenges/2/type", "/board/column_challenges/0/ingredient",
+                           "/board/grid", "/board/grid/0/1"}
     board.row_challenges[2].one_of_each.SetInParent()
     board.column_challenges[0].majority.ingredient = board_pb2.INGREDIENT_EGG
     with pytest.raises(InvalidRequestError) as raised:
         grpc_client.downtown_farmers_market.score_board(board)
     assert dict(raised.value.problems).keys() == {"/board/grid", "/board/grid/0/1"}
+
+
+def test_a_challenge_or_mode_that_cannot_be_read_is_not_judged_further(
+        grpc_client: GrpcClient) -> None:
+    """A placeholder stands in for what the wire gets wrong, and misleads no check: an
+    unreadable challenge's points are still judged, an unreadable mode says nothing of
+    how many challenges the board has."""
+    board = simple_board()
+    board.column_challenges[1].forbidden.ingredients[:] = [0, board_pb2.INGREDIENT_BREAD]
+    board.column_challenges[1].points = 101
+    board.mode = 9
+    del board.row_challenges[3]
+    with pytest.raises(InvalidRequestError) as raised:
+        grpc_client.downtown_farmers_market.score_board(board)
+    assert dict(raised.value.problems).keys() == {
+        "/board/column_challenges/1/ingredients/0", "/board/column_challenges/1/points",
+        "/board/mode"}
+    players = [scoring_pb2.PlayerBoard(name="Ana", board=board),
+               scoring_pb2.PlayerBoard(name="Ana", board=simple_board())]
+    with pytest.raises(InvalidRequestError) as raised:
+        grpc_client.downtown_farmers_market.rank_players(players)
+    assert dict(raised.value.problems).keys() == {
+        "/players/0/board/column_challenges/1/ingredients/0",
+        "/players/0/board/column_challenges/1/points", "/players/0/board/mode",
+        "/players/1/name"}
 
 
 def test_unknown_enum_number_is_refused(grpc_client: GrpcClient) -> None:

@@ -33,9 +33,9 @@ from engine_service.foxglove_farm import convert
 from engine_service.server import create_server, expensive_seats
 from referee.foxglove_farm.v1 import game_pb2
 from tabletop_rules.foxglove_farm.farm_game import MAX_LOG_ACTIONS
-from tabletop_rules.foxglove_farm.game_state import Action, GameState, Setup
+from tabletop_rules.foxglove_farm.game_state import Action, GameState
 
-from ..foxglove_farm.game_simulator import play_random_game
+from ..foxglove_farm.game_simulator import play_random_game, setup_json
 from .fuzz import mutated
 from .test_gateway import pointers, problem
 
@@ -86,14 +86,6 @@ def action_json(action: Action) -> Json:
 
 def state_json(state: GameState) -> Json:
     return FoxgloveGameStateSchema().dump(convert.state_to_proto(state))
-
-
-def setup_json(setup: Setup) -> Json:
-    body: Json = {"players": [{"name": s.name, "variant": s.variant.value}
-                              for s in setup.players],
-                  "start_player": setup.start_player, "a_tiles": list(setup.a_tiles),
-                  "c_tiles": list(setup.c_tiles)}
-    return body if setup.solo is None else {**body, "solo": setup.solo}
 
 
 # -- a new game ------------------------------------------------------------------------

@@ -138,6 +138,8 @@ MALFORMED_TOWNS = {
     "building and trail": (town_data({**b(1, 0, "ranch"), "trail": ["N", "S"]}),
                            {"/tiles/2"}),
     "unknown building": (town_data(b(1, 0, "forrest")), {"/tiles/2/building"}),
+    "unknown building and a tile cut off": (town_data(b(1, 0, "granery"), t(5, 5, "NS")),
+                                            {"/tiles/2/building", "/tiles/3"}),
     "undocumented building": (UNDOCUMENTED, {"/tiles/2/building"}),
     "goods over slots": (town_data(b(0, 0, "forest", wood=6), b(0, 1, "mine"), start=False),
                          {"/tiles/0/goods"}),

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,8 @@ from openapi_spec_validator import validate
 from referencing import Registry, Resource
 
 from tabletop_rules.downtown_farmers_market.model import INGREDIENTS
+
+from ..openapi_document import examples, holds, operations, walk
 
 REPO = Path(__file__).resolve().parents[2]
 DOCUMENT = REPO / "docs" / "openapi.json"
@@ -44,22 +45,6 @@ UNBOUNDED = {"FoxglovePlayer.runs"}
 @pytest.fixture(scope="module")
 def document() -> dict[str, Any]:
     return json.loads(DOCUMENT.read_text(encoding="utf-8"))
-
-
-def operations(document: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
-    for path, item in document["paths"].items():
-        for method, operation in item.items():
-            yield method, path, operation
-
-
-def walk(node: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(node, dict):
-        yield node
-        for value in node.values():
-            yield from walk(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from walk(value)
 
 
 def schemas_in(document: dict[str, Any], node: Any) -> set[str]:
@@ -180,32 +165,23 @@ def test_answers_may_gain_fields_requests_may_not(document: dict[str, Any]) -> N
 
 def test_answers_mark_what_they_always_hold(document: dict[str, Any]) -> None:
     schemas = document["components"]["schemas"]
-    assert set(schemas["Score"]["required"]) == set(schemas["Score"]["properties"])
+    # uncertainty: only in the answer for a transcription with doubtful readings
+    assert set(schemas["Score"]["required"]) == set(schemas["Score"]["properties"]) - {
+        "uncertainty"}
     assert set(schemas["LineScore"]["required"]) == set(schemas["LineScore"]["properties"])
-    assert set(schemas["TownScore"]["required"]) == set(schemas["TownScore"]["properties"])
+    assert set(schemas["TownScore"]["required"]) == set(schemas["TownScore"]["properties"]) - {
+        "uncertainty"}
+    for uncertainty in ("BoardUncertainty", "DoubtfulSpace", "TownUncertainty",
+                        "DoubtfulCount"):
+        assert set(schemas[uncertainty]["required"]) == set(
+            schemas[uncertainty]["properties"]), uncertainty
     assert {"mode", "discards", "game_over"} <= set(schemas["GameState"]["required"])
     assert schemas["MoveVerdict"]["required"] == ["legal"]
     assert schemas["Board"]["required"] == ["grid"]  # a client's board: the rest defaults
 
 
-def examples(document: dict[str, Any]) -> Iterator[tuple[str, str, str, Any, str, Any]]:
-    """(operationId, path, name, request, its documented status, documented answer)."""
-    for _, path, operation in operations(document):
-        body = operation.get("requestBody")
-        if body is None:
-            continue
-        for name, example in body["content"]["application/json"]["examples"].items():
-            answers = [(status, media["examples"][name]["value"])
-                       for status, answer in operation["responses"].items()
-                       for media in answer.get("content", {}).values()
-                       if name in media.get("examples", {})]
-            assert len(answers) == 1, (operation["operationId"], name)
-            status, answer = answers[0]
-            yield operation["operationId"], path, name, example["value"], status, answer
-
-
 def test_each_operation_with_a_body_has_an_example(document: dict[str, Any]) -> None:
-    documented = {operation_id for operation_id, *_ in examples(document)}
+    documented = {example.operation_id for example in examples(document)}
     assert documented == {operation["operationId"] for _, _, operation in operations(document)
                           if "requestBody" in operation}
 
@@ -233,29 +209,18 @@ def test_examples_agree_with_their_schemas(document: dict[str, Any]) -> None:
     assert not problems, "\n".join(problems)
 
 
-def holds(answer: Any, documented: Any) -> bool:
-    """``answer`` says what ``documented`` says: the same values, and perhaps more fields
-    (answers may gain fields)."""
-    if isinstance(documented, dict):
-        return isinstance(answer, dict) and all(
-            key in answer and holds(answer[key], value) for key, value in documented.items())
-    if isinstance(documented, list):
-        return (isinstance(answer, list) and len(answer) == len(documented)
-                and all(holds(a, d) for a, d in zip(answer, documented)))
-    return type(answer) is type(documented) and answer == documented
-
-
 def test_each_example_gets_its_documented_answer(gateway: FlaskClient,
                                                  document: dict[str, Any]) -> None:
     """Sent as is, each example gets its documented status and answer."""
     record = os.environ.get("REFEREE_RECORD_EXAMPLES") == "1"
     answers = {}
     wrong = []
-    for operation_id, path, name, request, status, documented in examples(document):
-        answer = gateway.post(path, json=request)
-        answers[operation_id] = answer.get_json()
-        if str(answer.status_code) != status or not holds(answer.get_json(), documented):
-            wrong.append(f"{operation_id} ({name}): {answer.status_code} "
+    for example in examples(document):
+        answer = gateway.post(example.path, json=example.request)
+        answers[example.operation_id] = answer.get_json()
+        if str(answer.status_code) != example.status or not holds(answer.get_json(),
+                                                                   example.answer):
+            wrong.append(f"{example.operation_id} ({example.name}): {answer.status_code} "
                          f"{answer.get_data(as_text=True)[:500]}")
     if record:  # also answers that only gained fields
         changed = False
@@ -278,8 +243,8 @@ def test_the_rulebook_examples_are_the_tests_own(document: dict[str, Any]) -> No
     board = json.loads((data / "downtown_farmers_market" / "rulebook_standard_example.json"
                         ).read_text(encoding="utf-8"))
     town = json.loads((data / "foxglove_farm" / "ranch_example.json").read_text(encoding="utf-8"))
-    found = {operation_id: (request, answer)
-             for operation_id, _, _, request, _, answer in examples(document)}
+    found = {example.operation_id: (example.request, example.answer)
+             for example in examples(document)}
     request, answer = found["scoreDowntownFarmersMarketBoard"]
     assert request == board["board"] and answer["total"] == board["expected"]["total"] == 43
     request, answer = found["scoreFoxgloveFarmTown"]

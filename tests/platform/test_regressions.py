@@ -3,20 +3,10 @@ OpenAPI document: answers the document did not describe."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from flask.testing import FlaskClient
 
-
-def _walk(node: Any) -> Any:
-    if isinstance(node, dict):
-        yield node
-        for value in node.values():
-            yield from _walk(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _walk(value)
+from ..openapi_document import walk
 
 
 @pytest.mark.parametrize(("path", "status"), [("/healthz", "ok"), ("/readyz", "ready")])
@@ -37,7 +27,7 @@ def test_each_tagged_member_documents_its_own_tag(gateway: FlaskClient) -> None:
     # string, a challenge matched both members of the oneOf and no board validated.
     document = gateway.get("/v1/openapi.json").get_json()
     schemas = document["components"]["schemas"]
-    tagged = [n for n in _walk(document) if "oneOf" in n and "discriminator" in n]
+    tagged = [n for n in walk(document) if "oneOf" in n and "discriminator" in n]
     assert tagged
     for node in tagged:
         tag = node["discriminator"]["propertyName"]

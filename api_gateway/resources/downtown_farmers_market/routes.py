@@ -11,7 +11,6 @@ from ... import engine
 from ...blueprint import Blueprint
 from ..examples import Examples
 from .schemas import (
-    BoardSchema,
     GameReplaySchema,
     GameSetupSchema,
     GameStateSchema,
@@ -21,6 +20,7 @@ from .schemas import (
     RankingSchema,
     RankRequestSchema,
     ReplayGameRequestSchema,
+    ScoreBoardSchema,
     ScoreSchema,
     ValidateMoveRequestSchema,
 )
@@ -37,10 +37,16 @@ def _stub() -> service_grpc.DowntownFarmersMarketServiceStub:
     return engine.stub(service_grpc.DowntownFarmersMarketServiceStub)
 
 
-@blueprint.json_post("/score", BoardSchema, ScoreSchema)
+@blueprint.json_post("/score", ScoreBoardSchema, ScoreSchema)
 @EXAMPLES.operation("scoreDowntownFarmersMarketBoard")
 def score(board):  # type: ignore[no-untyped-def]
-    """Score one board, line by line, each line with its reason and ruling."""
+    """Score one board, line by line, each line with its reason and ruling.
+
+    A space may be a doubtful reading, ``{"candidates": [["bread"], ["corn"]]}`` (2 to 4
+    tiles, the likeliest first; at most 8 such spaces): the answer is then the likeliest
+    reading's, and ``uncertainty`` gives the lowest and highest totals any reading makes
+    and, for each doubtful space, whether the total depends on it and the total each of
+    its candidates gives."""
     answer = engine.call(_stub().ScoreBoard, service_pb2.ScoreBoardRequest(board=board),
                          strip_prefix="/board")
     return answer.score

@@ -33,6 +33,11 @@ from tabletop_rules.downtown_farmers_market.model import (
     MIN_TILE_INGREDIENTS,
     Mode,
 )
+from tabletop_rules.downtown_farmers_market.readings import (
+    MAX_CANDIDATES,
+    MAX_DOUBTFUL_CELLS,
+    MIN_CANDIDATES,
+)
 from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
 from tabletop_rules.downtown_farmers_market.state import RULES_VERSION
 from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
@@ -42,6 +47,7 @@ from ...fields import (
     INT32_MIN,
     AnswerSchema,
     Component,
+    PresentNested,
     ProtoEnum,
     SetFieldsSchema,
     Tagged,
@@ -123,6 +129,44 @@ class FoodTileField(ma.fields.List):
 
 def tile_list(**kwargs: Any) -> ma.fields.List:
     return ma.fields.List(FoodTileField(), **kwargs)
+
+
+class TileCandidatesSchema(ma.Schema):
+    """A doubtful space of a board to score: the tiles a reading found possible there."""
+
+    candidates = tile_list(required=True, metadata={
+        "description": f"{MIN_CANDIDATES} to {MAX_CANDIDATES} Food tiles, the likeliest "
+                       "first, each of 1 to 3 ingredients (another number is a 422 naming "
+                       "the limit)", "minItems": MIN_CANDIDATES, "maxItems": MAX_CANDIDATES})
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> board_pb2.GridSpace:
+        return board_pb2.GridSpace(candidates=data["candidates"])
+
+
+class SpaceField(ma.fields.Field):
+    """A space of a board to score: null, a Food tile, or a doubtful reading,
+    ``{"candidates": [["bread"], ["corn"]]}`` (read as a ``GridSpace``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tile = FoodTileField()
+        self.doubtful = TileCandidatesSchema()
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any,
+                     **kwargs: Any) -> board_pb2.FoodTile | board_pb2.GridSpace:
+        if isinstance(value, dict):
+            return self.doubtful.load(value)  # its ValidationError nests under the space
+        return self.tile.deserialize(value, attr, data, **kwargs)
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        """A tile as a Food tile reads; the tile reader refuses a doubtful space (an
+        object), which marshmallow then reads."""
+        return compiler.deserializer(self.tile)
+
+    def openapi_alternatives(self, converter: Any) -> dict[str, Any]:
+        return {"oneOf": [{"type": "null"}, converter.field2property(self.tile),
+                          converter.resolve_nested_schema(TileCandidatesSchema)]}
 
 
 def challenge_type(kind: str) -> ma.fields.String:
@@ -309,6 +353,34 @@ class BoardSchema(ma.Schema):
                           for space in row.spaces] for row in message.grid]}
 
 
+SCORE_GRID = Component("ScoreGrid", (
+    f"A {GRID_SIZE}x{GRID_SIZE} grid to score, top row first: grid[r][c] is null for an "
+    "empty space, the Food tile there, or a doubtful reading of it, {\"candidates\": "
+    "[tile, ...]} "
+    f"({MIN_CANDIDATES} to {MAX_CANDIDATES} Food tiles, the likeliest first); "
+    f"at most {MAX_DOUBTFUL_CELLS} doubtful spaces (more is a 422 naming the limit)."))
+
+
+class ScoreBoardSchema(BoardSchema):
+    """A board to score, whose spaces may be doubtful readings: the answer then gives the
+    likeliest reading's score and what the other readings score (``uncertainty``)."""
+
+    grid = ma.fields.List(
+        ma.fields.List(SpaceField(allow_none=True),
+                       metadata={"minItems": GRID_SIZE, "maxItems": GRID_SIZE}),
+        required=True, metadata={"component": SCORE_GRID, "minItems": GRID_SIZE,
+                                 "maxItems": GRID_SIZE})
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> board_pb2.Board:
+        return board_pb2.Board(
+            mode=data["mode"], row_challenges=data["row_challenges"],
+            column_challenges=data["column_challenges"],
+            grid=[{"spaces": [{} if space is None else {"tile": space}
+                              if type(space) is board_pb2.FoodTile else space
+                              for space in row]} for row in data["grid"]])
+
+
 class SetupBoardSchema(BoardSchema):
     """A board as a game begins: the challenges chosen and the grid empty, so the grid
     may be left out."""
@@ -417,6 +489,41 @@ class LineScoreSchema(AnswerSchema):
         "maxItems": MAX_LINE_INGREDIENTS})
 
 
+class DoubtfulSpaceSchema(AnswerSchema):
+    """What one doubtful space does to the total."""
+
+    row = ma.fields.Integer(required=True, metadata={
+        "description": "the space's row, 0 at the top", **limits(*LINE)})
+    col = ma.fields.Integer(required=True, metadata={
+        "description": "the space's column, 0 at the left", **limits(*LINE)})
+    pointer = ma.fields.String(required=True, metadata={
+        "description": "the space in the board, as a JSON Pointer (/grid/1/2)"})
+    decides = ma.fields.Boolean(required=True, metadata={"description": (
+        "true when the total depends on which candidate the space holds (for some reading "
+        "of the other doubtful spaces): ask the player to check it; false: no candidate "
+        "changes the total")})
+    totals = ma.fields.List(ma.fields.Integer(metadata={"minimum": 0}), required=True,
+                            metadata={
+        "description": "for each candidate, in the request's order: the total with it "
+                       "there and every other doubtful space at its likeliest",
+        "minItems": MIN_CANDIDATES, "maxItems": MAX_CANDIDATES})
+
+
+class BoardUncertaintySchema(AnswerSchema):
+    """The totals a board with doubtful spaces may come to: what the readings other than
+    the likeliest score."""
+
+    readings = count("how many readings there are: the product of the spaces' candidate "
+                     "counts")
+    lowest_total = count("the lowest total of any reading")
+    highest_total = count("the highest total of any reading")
+    likely_total = count("the likeliest reading's total (each space at its first "
+                         "candidate): the answer's total")
+    spaces = ma.fields.List(ma.fields.Nested(DoubtfulSpaceSchema), required=True, metadata={
+        "description": "each doubtful space, row by row", "minItems": 1,
+        "maxItems": MAX_DOUBTFUL_CELLS})
+
+
 class ScoreSchema(AnswerSchema):
     """A board's score, line by line (DFM-R1 to DFM-R9)."""
 
@@ -434,6 +541,9 @@ class ScoreSchema(AnswerSchema):
     columns = ma.fields.List(ma.fields.Nested(LineScoreSchema), required=True, metadata={
         "description": "the columns, left to right", "minItems": GRID_SIZE,
         "maxItems": GRID_SIZE})
+    uncertainty = PresentNested(BoardUncertaintySchema, metadata={"description": (
+        "only for a board with doubtful spaces: what the other readings score; the fields "
+        "above then describe the likeliest reading")})
     rules_version = rules_version_field()
 
 

@@ -24,6 +24,7 @@ from .game_schemas import (
 from .schemas import (
     FinalRoundPlanSchema,
     RankTownsSchema,
+    ScoreTownSchema,
     TownRankingSchema,
     TownSchema,
     TownScoreSchema,
@@ -43,10 +44,16 @@ def _stub() -> service_grpc.FoxgloveFarmServiceStub:
     return engine.stub(service_grpc.FoxgloveFarmServiceStub)
 
 
-@blueprint.json_post("/score", TownSchema, TownScoreSchema)
+@blueprint.json_post("/score", ScoreTownSchema, TownScoreSchema)
 @EXAMPLES.operation("scoreFoxgloveFarmTown")
 def score(town):  # type: ignore[no-untyped-def]
-    """Score a town after the fourth round: score track plus each end-game effect."""
+    """Score a town after the fourth round: score track plus each end-game effect.
+
+    A building's goods count may be a doubtful reading, ``{"candidates": [7, 8]}`` (2 to
+    4 counts, the likeliest first; at most 8 in a town): the answer is then the likeliest
+    reading's, and ``uncertainty`` gives the lowest and highest totals any possible
+    reading makes (one where every building holds what it may, FF-R19) and, for each
+    doubtful count, whether the total depends on it and the total each candidate gives."""
     answer = engine.call(_stub().ScoreTown, service_pb2.ScoreTownRequest(town=town),
                          strip_prefix="/town")
     return answer.score

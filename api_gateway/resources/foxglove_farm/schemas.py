@@ -10,7 +10,7 @@ the engine's answers carry those problems as pointers into the same JSON.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import marshmallow as ma
 from google.protobuf import json_format, struct_pb2
@@ -24,6 +24,11 @@ from tabletop_rules.foxglove_farm.town import MAX_COORDINATE, MAX_GOODS_COUNT, M
 from tabletop_rules.foxglove_farm.transcription import MAX_BUILDING_ID_LENGTH
 from tabletop_rules.foxglove_farm.transport import MAX_MOVE_COUNT
 from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
+from tabletop_rules.foxglove_farm.readings import (
+    MAX_CANDIDATES,
+    MAX_DOUBTFUL_COUNTS,
+    MIN_CANDIDATES,
+)
 
 from ...compiled import Compiler, Dump, Loader
 from ...fields import (
@@ -31,6 +36,7 @@ from ...fields import (
     INT32_MIN,
     AnswerSchema,
     Component,
+    PresentNested,
     ProtoEnum,
     Tagged,
     limits,
@@ -124,6 +130,88 @@ class GoodsField(ma.fields.Dict):
 
     def compiled_dump(self, compiler: Compiler) -> Dump:
         return lambda value: None if value is None else set_fields(value)
+
+
+def goods_count() -> ma.fields.Integer:
+    """A building's count of one good."""
+    return whole_number(accepted=(0, MAX_GOODS_COUNT))
+
+
+class CountCandidatesSchema(ma.Schema):
+    """A goods count read in doubt: the counts it may be."""
+
+    candidates = ma.fields.List(goods_count(), required=True, metadata={
+        "description": f"{MIN_CANDIDATES} to {MAX_CANDIDATES} counts, the likeliest first "
+                       "(another number is a 422 naming the limit)",
+        "minItems": MIN_CANDIDATES, "maxItems": MAX_CANDIDATES})
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> tuple[int, ...]:
+        return tuple(data["candidates"])
+
+
+class CountField(ma.fields.Field):
+    """A goods count of a town to score: a whole number, or a doubtful reading,
+    ``{"candidates": [7, 8]}`` (read as a tuple of counts)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.count = goods_count()
+        self.doubtful = CountCandidatesSchema()
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any,
+                     **kwargs: Any) -> int | tuple[int, ...]:
+        if isinstance(value, dict):
+            return self.doubtful.load(value)  # type: ignore[no-any-return]  # nests its errors
+        return self.count.deserialize(value, attr, data, **kwargs)  # type: ignore[no-any-return]
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        """A count as a whole number reads; its reader refuses a doubtful count (an
+        object), which marshmallow then reads."""
+        return compiler.field_loader(self.count)
+
+    def openapi_alternatives(self, converter: Any) -> dict[str, Any]:
+        return {"oneOf": [converter.field2property(self.count),
+                          converter.resolve_nested_schema(CountCandidatesSchema)]}
+
+
+class ReadGoods(NamedTuple):
+    """A building's goods as a town to score gives them: the counts, and those in doubt."""
+
+    goods: town_pb2.Goods
+    doubtful: list[town_pb2.DoubtfulGoods]
+
+
+SCORE_GOODS = Component("ScoreGoods", (
+    "Goods by type on a building of a town to score, each count a whole number or a "
+    "doubtful reading, e.g. {\"wood\": 2, \"sheep\": {\"candidates\": [7, 8]}}: a type "
+    f"left out is none; at most {MAX_DOUBTFUL_COUNTS} doubtful counts in a town (more is a "
+    "422 naming the limit)."))
+
+
+class DoubtfulGoodsField(ma.fields.Dict):
+    """The goods of a building of a town to score, each count a whole number or a
+    doubtful reading: ``{"wood": 2, "sheep": {"candidates": [7, 8]}}``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {"component": SCORE_GOODS, **kwargs.pop("metadata", {})}
+        super().__init__(keys=good_type(), values=CountField(), metadata=metadata, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> ReadGoods:
+        return self._read(super()._deserialize(value, attr, data, **kwargs))
+
+    def _read(self, counts: dict[int, int | tuple[int, ...]]) -> ReadGoods:
+        names = self.key_field.by_number  # type: ignore[union-attr]
+        return ReadGoods(
+            town_pb2.Goods(**{names[g]: n for g, n in counts.items() if type(n) is int}),
+            [town_pb2.DoubtfulGoods(good=g, candidates=n) for g, n in counts.items()
+             if type(n) is tuple])
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        counts = compiler.deserializer(self, ma.fields.Dict)
+        load, read = counts.load, self._read
+        return Loader(lambda value: read(load(value)), counts.depth)
 
 
 def _whole_numbers(value: Any) -> Any:
@@ -273,6 +361,22 @@ class TownTileSchema(ma.Schema):
         return data
 
 
+class ScoreTownTileSchema(TownTileSchema):
+    """A tile of a town to score, whose goods counts may be doubtful readings."""
+
+    goods = DoubtfulGoodsField(allow_none=True, metadata={"description": (
+        "goods on a building; a count read in doubt is {\"candidates\": [7, 8]}, the "
+        f"likeliest first (at most {MAX_DOUBTFUL_COUNTS} in a town)")})
+
+    @ma.post_load
+    def to_proto(self, data: dict[str, Any], **kwargs: Any) -> town_pb2.Tile:
+        read: ReadGoods | None = data.get("goods")
+        tile = TownTileSchema.to_proto(self, {**data, "goods": read and read.goods}, **kwargs)
+        if read is not None and read.doubtful:
+            tile.doubtful_goods.extend(read.doubtful)
+        return tile
+
+
 class TownSchema(ma.Schema):
     """One player's town: its variant, score track, tiles and catalog additions."""
 
@@ -294,6 +398,16 @@ class TownSchema(ma.Schema):
     def from_proto(self, town: town_pb2.Town, **kwargs: Any) -> dict[str, Any]:
         data = {"variant": town.variant, "score_track": town.score_track, "tiles": town.tiles}
         return {**data, "catalog": town.catalog} if town.HasField("catalog") else data
+
+
+class ScoreTownSchema(TownSchema):
+    """A town to score, whose goods counts may be doubtful readings: the answer then gives
+    the likeliest reading's score and what the other readings score (``uncertainty``)."""
+
+    tiles = ma.fields.List(ma.fields.Nested(ScoreTownTileSchema), required=True, metadata={
+        "description": f"every tile (at most {MAX_TILES}; more is a 422 naming the limit); "
+                       "exactly one forest and one mine, side by side",
+        "maxItems": MAX_TILES})
 
 
 class TownPlayerSchema(ma.Schema):
@@ -395,6 +509,39 @@ class EndGameEffectSchema(AnswerSchema):
         "maxItems": MAX_TILES})
 
 
+class DoubtfulCountSchema(AnswerSchema):
+    """What one doubtful goods count does to the total."""
+
+    row = answered_int("the building's row", **limits(*COORDINATE))
+    col = answered_int("the building's column", **limits(*COORDINATE))
+    good = good_type(required=True, metadata={"description": "the good counted"})
+    pointer = ma.fields.String(required=True, metadata={
+        "description": "the count in the town, as a JSON Pointer (/tiles/3/goods/sheep)"})
+    decides = ma.fields.Boolean(required=True, metadata={"description": (
+        "true when the total depends on which candidate the count is (for some possible "
+        "reading of the other doubtful counts): ask the player to check it")})
+    totals = ma.fields.List(ma.fields.Integer(metadata={"minimum": 0}), required=True,
+                            metadata={
+        "description": "for each candidate, in the request's order: the total with it "
+                       "there and every other doubtful count at its likeliest",
+        "minItems": MIN_CANDIDATES, "maxItems": MAX_CANDIDATES})
+
+
+class TownUncertaintySchema(AnswerSchema):
+    """The totals a town with doubtful goods counts may come to: what the readings other
+    than the likeliest score."""
+
+    readings = count("how many possible readings there are: those where every building "
+                     "holds what it may (FF-R19)")
+    lowest_total = count("the lowest total of any possible reading")
+    highest_total = count("the highest total of any possible reading")
+    likely_total = count("the likeliest reading's total (each count at its first "
+                         "candidate): the answer's total")
+    counts = ma.fields.List(ma.fields.Nested(DoubtfulCountSchema), required=True, metadata={
+        "description": "each doubtful count, in the town's order", "minItems": 1,
+        "maxItems": MAX_DOUBTFUL_COUNTS})
+
+
 class EndGameEntrySchema(AnswerSchema):
     """What one building's end-game effect scores (FF-R6 to FF-R8), and why."""
 
@@ -423,6 +570,9 @@ class TownScoreSchema(AnswerSchema):
     goods_remaining = count("goods left in the town (a tie-break, FF-R16)")
     tile_count = count("building and trail tiles, the starting tile as two (a tie-break, "
                        "FF-R16)")
+    uncertainty = PresentNested(TownUncertaintySchema, metadata={"description": (
+        "only for a town with doubtful goods counts: what the other readings score; the "
+        "fields above then describe the likeliest reading")})
     rules_version = rules_version_field()
     catalog_version = catalog_version_field()
 

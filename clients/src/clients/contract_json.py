@@ -9,12 +9,15 @@ must not need; this module is instead protobuf's own JSON mapping
 * enum values by lower-case name without their prefix (``young_shopper`` for
   ``MODE_YOUNG_SHOPPER``; the sides keep their case, ``N``), ``null`` for the zero value;
 * messages written as their one field (``UNWRAPPED``): a Food tile, a set, a trail and a
-  grid row as lists, a grid space as its tile or ``null``;
+  grid row as lists, a grid space as its tile or ``null`` (or, doubtful, as the object
+  of its other fields, ``{"candidates": [...]}``: ``ALSO_OBJECTS``);
 * oneofs named by a tag (``TAGGED``): a challenge's ``type``, a move's, plan step's or
   game action's ``action``, the member's fields beside it;
 * ``exact_count``'s counts and a sentence's ``params`` as objects, routes and the trails
   an end-game effect followed as ``[[row, col], ...]``, the names
   ``from``/``to``/``state`` and the stacks' tiers ``A``/``B``/``C`` (``CONTRACT_NAMES``);
+* a building's goods counts read in doubt, ``{"sheep": {"candidates": [7, 8]}}``, which
+  the wire carries beside the goods (``Tile.doubtful_goods``: ``RESHAPED``);
 * what the gateway fills in when it is left out (``LOAD_DEFAULTS``: the standard mode or
   variant, a setup board's empty grid, one tile on a board space) or ignores
   (``game_over``), and in answers, the parts it leaves out when empty (``OMIT_EMPTY``)
@@ -52,6 +55,10 @@ UNWRAPPED = {f"{_DFM}FoodTile": "ingredients", f"{_DFM}IngredientSet": "ingredie
              f"{_FF}BoardSpace": "stack"}
 """Messages the contract writes as their one field (a grid or board space: ``null`` when
 unset)."""
+
+ALSO_OBJECTS = {f"{_DFM}GridSpace"}
+"""Of those, the messages the contract writes as an object of their other fields when
+one is set: a doubtful grid space, ``{"candidates": [["bread"], ["corn"]]}``."""
 
 TAGGED = {f"{_DFM}Challenge": ("type", "kind"), f"{_DFM}Move": ("action", "action"),
           f"{_FF}PlanStep": ("action", "action"), f"{_FF}Action": ("action", "action")}
@@ -106,6 +113,32 @@ LOAD_DEFAULTS: dict[str, Callable[[dict[str, Json]], dict[str, Json]]] = {
 """What the gateway fills in for a request that leaves it out."""
 
 
+def _split_doubtful_goods(tile: dict[str, Json]) -> dict[str, Json]:
+    """A tile's goods whose counts are objects (doubtful readings) as its
+    ``doubtful_goods``, the rest as its goods."""
+    goods = tile.get("goods")
+    if not isinstance(goods, dict) or not any(isinstance(n, dict) for n in goods.values()):
+        return tile
+    return {**tile, "goods": {g: n for g, n in goods.items() if not isinstance(n, dict)},
+            "doubtful_goods": [{"good": g, **n} for g, n in goods.items()
+                               if isinstance(n, dict)]}
+
+
+def _merge_doubtful_goods(tile: dict[str, Json]) -> dict[str, Json]:
+    """The reverse: a tile's ``doubtful_goods`` back among its goods, as objects."""
+    doubtful = tile.pop("doubtful_goods", [])
+    if doubtful:
+        tile["goods"] = {**(tile.get("goods") or {}),
+                         **{d["good"]: {"candidates": d["candidates"]} for d in doubtful}}
+    return tile
+
+
+RESHAPED: dict[str, tuple[Callable[[dict[str, Json]], dict[str, Json]],
+                          Callable[[dict[str, Json]], dict[str, Json]]]] = {
+    f"{_FF}Tile": (_split_doubtful_goods, _merge_doubtful_goods)}
+"""Messages the contract shapes otherwise than the wire: reading, then writing."""
+
+
 def to_message(message_type: type[M], data: Json) -> M:
     """The message of ``message_type`` that the contract's JSON ``data`` stands for.
 
@@ -134,7 +167,7 @@ def _load(value: Json, descriptor: Descriptor, path: tuple[str | int, ...]) -> J
     if name == _STRUCT:
         return value
     inline: set[str] = set()  # fields the contract writes inline, at this path
-    if name in UNWRAPPED:
+    if name in UNWRAPPED and not (name in ALSO_OBJECTS and isinstance(value, dict)):
         inline.add(UNWRAPPED[name])
         value = {} if value is None else {UNWRAPPED[name]: value}
     if not isinstance(value, dict):
@@ -143,6 +176,8 @@ def _load(value: Json, descriptor: Descriptor, path: tuple[str | int, ...]) -> J
         value, member = _untag(value, descriptor, path)
         inline.add(member)
     value = LOAD_DEFAULTS.get(name, dict)(value)
+    if name in RESHAPED:
+        value = RESHAPED[name][0](value)
     loaded = {}
     for key, item in value.items():
         field = _contract_fields(descriptor).get(key)
@@ -233,8 +268,12 @@ def _dump(value: dict[str, Json], descriptor: Descriptor) -> Json:
             continue
         field = descriptor.fields_by_name[key]
         dumped[_contract_name(field)] = _dump_field(item, field)
+    if name in RESHAPED:
+        dumped = RESHAPED[name][1](dumped)
     if name in UNWRAPPED:
-        return dumped.get(UNWRAPPED[name])
+        unwrapped = UNWRAPPED[name]
+        others = {key: item for key, item in dumped.items() if key != unwrapped and item}
+        return others if name in ALSO_OBJECTS and others else dumped.get(unwrapped)
     if name in TAGGED:
         tag, oneof = TAGGED[name]
         kind = next((f.name for f in descriptor.oneofs_by_name[oneof].fields

@@ -24,43 +24,43 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n.referee/downtown_farmers_market/v1/board.proto\x12\"referee.downtown_farmers_market.v1\"O\n\x08\x46oodTile\x12\x43\n\x0bingredients\x18\x01 \x03(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\"G\n\tGridSpace\x12:\n\x04tile\x18\x01 \x01(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\"H\n\x07GridRow\x12=\n\x06spaces\x18\x01 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.GridSpace\"d\n\x0fIngredientCount\x12\x42\n\ningredient\x18\x01 \x01(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\"T\n\rIngredientSet\x12\x43\n\x0bingredients\x18\x01 \x03(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\"Z\n\x13\x45xactCountChallenge\x12\x43\n\x06\x63ounts\x18\x01 \x03(\x0b\x32\x33.referee.downtown_farmers_market.v1.IngredientCount\"Y\n\x12\x46orbiddenChallenge\x12\x43\n\x0bingredients\x18\x01 \x03(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\"\'\n\x16\x45xactCountAnyChallenge\x12\r\n\x05\x63ount\x18\x01 \x01(\x05\"$\n\x13\x45xactTotalChallenge\x12\r\n\x05\x63ount\x18\x01 \x01(\x05\"\x14\n\x12OneOfEachChallenge\"W\n\x11MajorityChallenge\x12\x42\n\ningredient\x18\x01 \x01(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\"R\n\x0fPerSetChallenge\x12?\n\x04sets\x18\x01 \x03(\x0b\x32\x31.referee.downtown_farmers_market.v1.IngredientSet\"\xc9\x04\n\tChallenge\x12\x0e\n\x06points\x18\x01 \x01(\x05\x12N\n\x0b\x65xact_count\x18\x02 \x01(\x0b\x32\x37.referee.downtown_farmers_market.v1.ExactCountChallengeH\x00\x12K\n\tforbidden\x18\x03 \x01(\x0b\x32\x36.referee.downtown_farmers_market.v1.ForbiddenChallengeH\x00\x12U\n\x0f\x65xact_count_any\x18\x04 \x01(\x0b\x32:.referee.downtown_farmers_market.v1.ExactCountAnyChallengeH\x00\x12N\n\x0b\x65xact_total\x18\x05 \x01(\x0b\x32\x37.referee.downtown_farmers_market.v1.ExactTotalChallengeH\x00\x12M\n\x0bone_of_each\x18\x06 \x01(\x0b\x32\x36.referee.downtown_farmers_market.v1.OneOfEachChallengeH\x00\x12I\n\x08majority\x18\x07 \x01(\x0b\x32\x35.referee.downtown_farmers_market.v1.MajorityChallengeH\x00\x12\x46\n\x07per_set\x18\x08 \x01(\x0b\x32\x33.referee.downtown_farmers_market.v1.PerSetChallengeH\x00\x42\x06\n\x04kind\"\x8b\x02\n\x05\x42oard\x12\x36\n\x04mode\x18\x01 \x01(\x0e\x32(.referee.downtown_farmers_market.v1.Mode\x12\x45\n\x0erow_challenges\x18\x02 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.Challenge\x12H\n\x11\x63olumn_challenges\x18\x03 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.Challenge\x12\x39\n\x04grid\x18\x04 \x03(\x0b\x32+.referee.downtown_farmers_market.v1.GridRow*\xaa\x01\n\nIngredient\x12\x1a\n\x16INGREDIENT_UNSPECIFIED\x10\x00\x12\x14\n\x10INGREDIENT_BREAD\x10\x01\x12\x15\n\x11INGREDIENT_CARROT\x10\x02\x12\x13\n\x0fINGREDIENT_CORN\x10\x03\x12\x15\n\x11INGREDIENT_CHEESE\x10\x04\x12\x13\n\x0fINGREDIENT_MILK\x10\x05\x12\x12\n\x0eINGREDIENT_EGG\x10\x06*G\n\x04Mode\x12\x14\n\x10MODE_UNSPECIFIED\x10\x00\x12\x11\n\rMODE_STANDARD\x10\x01\x12\x16\n\x12MODE_YOUNG_SHOPPER\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n.referee/downtown_farmers_market/v1/board.proto\x12\"referee.downtown_farmers_market.v1\"O\n\x08\x46oodTile\x12\x43\n\x0bingredients\x18\x01 \x03(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\"\x89\x01\n\tGridSpace\x12:\n\x04tile\x18\x01 \x01(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\x12@\n\ncandidates\x18\x02 \x03(\x0b\x32,.referee.downtown_farmers_market.v1.FoodTile\"H\n\x07GridRow\x12=\n\x06spaces\x18\x01 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.GridSpace\"d\n\x0fIngredientCount\x12\x42\n\ningredient\x18\x01 \x01(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\"T\n\rIngredientSet\x12\x43\n\x0bingredients\x18\x01 \x03(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\"Z\n\x13\x45xactCountChallenge\x12\x43\n\x06\x63ounts\x18\x01 \x03(\x0b\x32\x33.referee.downtown_farmers_market.v1.IngredientCount\"Y\n\x12\x46orbiddenChallenge\x12\x43\n\x0bingredients\x18\x01 \x03(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\"\'\n\x16\x45xactCountAnyChallenge\x12\r\n\x05\x63ount\x18\x01 \x01(\x05\"$\n\x13\x45xactTotalChallenge\x12\r\n\x05\x63ount\x18\x01 \x01(\x05\"\x14\n\x12OneOfEachChallenge\"W\n\x11MajorityChallenge\x12\x42\n\ningredient\x18\x01 \x01(\x0e\x32..referee.downtown_farmers_market.v1.Ingredient\"R\n\x0fPerSetChallenge\x12?\n\x04sets\x18\x01 \x03(\x0b\x32\x31.referee.downtown_farmers_market.v1.IngredientSet\"\xc9\x04\n\tChallenge\x12\x0e\n\x06points\x18\x01 \x01(\x05\x12N\n\x0b\x65xact_count\x18\x02 \x01(\x0b\x32\x37.referee.downtown_farmers_market.v1.ExactCountChallengeH\x00\x12K\n\tforbidden\x18\x03 \x01(\x0b\x32\x36.referee.downtown_farmers_market.v1.ForbiddenChallengeH\x00\x12U\n\x0f\x65xact_count_any\x18\x04 \x01(\x0b\x32:.referee.downtown_farmers_market.v1.ExactCountAnyChallengeH\x00\x12N\n\x0b\x65xact_total\x18\x05 \x01(\x0b\x32\x37.referee.downtown_farmers_market.v1.ExactTotalChallengeH\x00\x12M\n\x0bone_of_each\x18\x06 \x01(\x0b\x32\x36.referee.downtown_farmers_market.v1.OneOfEachChallengeH\x00\x12I\n\x08majority\x18\x07 \x01(\x0b\x32\x35.referee.downtown_farmers_market.v1.MajorityChallengeH\x00\x12\x46\n\x07per_set\x18\x08 \x01(\x0b\x32\x33.referee.downtown_farmers_market.v1.PerSetChallengeH\x00\x42\x06\n\x04kind\"\x8b\x02\n\x05\x42oard\x12\x36\n\x04mode\x18\x01 \x01(\x0e\x32(.referee.downtown_farmers_market.v1.Mode\x12\x45\n\x0erow_challenges\x18\x02 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.Challenge\x12H\n\x11\x63olumn_challenges\x18\x03 \x03(\x0b\x32-.referee.downtown_farmers_market.v1.Challenge\x12\x39\n\x04grid\x18\x04 \x03(\x0b\x32+.referee.downtown_farmers_market.v1.GridRow*\xaa\x01\n\nIngredient\x12\x1a\n\x16INGREDIENT_UNSPECIFIED\x10\x00\x12\x14\n\x10INGREDIENT_BREAD\x10\x01\x12\x15\n\x11INGREDIENT_CARROT\x10\x02\x12\x13\n\x0fINGREDIENT_CORN\x10\x03\x12\x15\n\x11INGREDIENT_CHEESE\x10\x04\x12\x13\n\x0fINGREDIENT_MILK\x10\x05\x12\x12\n\x0eINGREDIENT_EGG\x10\x06*G\n\x04Mode\x12\x14\n\x10MODE_UNSPECIFIED\x10\x00\x12\x11\n\rMODE_STANDARD\x10\x01\x12\x16\n\x12MODE_YOUNG_SHOPPER\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.downtown_farmers_market.v1.board_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_INGREDIENT']._serialized_start=1818
-  _globals['_INGREDIENT']._serialized_end=1988
-  _globals['_MODE']._serialized_start=1990
-  _globals['_MODE']._serialized_end=2061
+  _globals['_INGREDIENT']._serialized_start=1885
+  _globals['_INGREDIENT']._serialized_end=2055
+  _globals['_MODE']._serialized_start=2057
+  _globals['_MODE']._serialized_end=2128
   _globals['_FOODTILE']._serialized_start=86
   _globals['_FOODTILE']._serialized_end=165
-  _globals['_GRIDSPACE']._serialized_start=167
-  _globals['_GRIDSPACE']._serialized_end=238
-  _globals['_GRIDROW']._serialized_start=240
-  _globals['_GRIDROW']._serialized_end=312
-  _globals['_INGREDIENTCOUNT']._serialized_start=314
-  _globals['_INGREDIENTCOUNT']._serialized_end=414
-  _globals['_INGREDIENTSET']._serialized_start=416
-  _globals['_INGREDIENTSET']._serialized_end=500
-  _globals['_EXACTCOUNTCHALLENGE']._serialized_start=502
-  _globals['_EXACTCOUNTCHALLENGE']._serialized_end=592
-  _globals['_FORBIDDENCHALLENGE']._serialized_start=594
-  _globals['_FORBIDDENCHALLENGE']._serialized_end=683
-  _globals['_EXACTCOUNTANYCHALLENGE']._serialized_start=685
-  _globals['_EXACTCOUNTANYCHALLENGE']._serialized_end=724
-  _globals['_EXACTTOTALCHALLENGE']._serialized_start=726
-  _globals['_EXACTTOTALCHALLENGE']._serialized_end=762
-  _globals['_ONEOFEACHCHALLENGE']._serialized_start=764
-  _globals['_ONEOFEACHCHALLENGE']._serialized_end=784
-  _globals['_MAJORITYCHALLENGE']._serialized_start=786
-  _globals['_MAJORITYCHALLENGE']._serialized_end=873
-  _globals['_PERSETCHALLENGE']._serialized_start=875
-  _globals['_PERSETCHALLENGE']._serialized_end=957
-  _globals['_CHALLENGE']._serialized_start=960
-  _globals['_CHALLENGE']._serialized_end=1545
-  _globals['_BOARD']._serialized_start=1548
-  _globals['_BOARD']._serialized_end=1815
+  _globals['_GRIDSPACE']._serialized_start=168
+  _globals['_GRIDSPACE']._serialized_end=305
+  _globals['_GRIDROW']._serialized_start=307
+  _globals['_GRIDROW']._serialized_end=379
+  _globals['_INGREDIENTCOUNT']._serialized_start=381
+  _globals['_INGREDIENTCOUNT']._serialized_end=481
+  _globals['_INGREDIENTSET']._serialized_start=483
+  _globals['_INGREDIENTSET']._serialized_end=567
+  _globals['_EXACTCOUNTCHALLENGE']._serialized_start=569
+  _globals['_EXACTCOUNTCHALLENGE']._serialized_end=659
+  _globals['_FORBIDDENCHALLENGE']._serialized_start=661
+  _globals['_FORBIDDENCHALLENGE']._serialized_end=750
+  _globals['_EXACTCOUNTANYCHALLENGE']._serialized_start=752
+  _globals['_EXACTCOUNTANYCHALLENGE']._serialized_end=791
+  _globals['_EXACTTOTALCHALLENGE']._serialized_start=793
+  _globals['_EXACTTOTALCHALLENGE']._serialized_end=829
+  _globals['_ONEOFEACHCHALLENGE']._serialized_start=831
+  _globals['_ONEOFEACHCHALLENGE']._serialized_end=851
+  _globals['_MAJORITYCHALLENGE']._serialized_start=853
+  _globals['_MAJORITYCHALLENGE']._serialized_end=940
+  _globals['_PERSETCHALLENGE']._serialized_start=942
+  _globals['_PERSETCHALLENGE']._serialized_end=1024
+  _globals['_CHALLENGE']._serialized_start=1027
+  _globals['_CHALLENGE']._serialized_end=1612
+  _globals['_BOARD']._serialized_start=1615
+  _globals['_BOARD']._serialized_end=1882
 # @@protoc_insertion_point(module_scope)

@@ -89,21 +89,29 @@ Global___FoodTile: _TypeAlias = FoodTile  # noqa: Y015
 
 @_typing.final
 class GridSpace(_message.Message):
-    """One space of the grid; an unset tile is an empty space."""
+    """One space of the grid; an unset tile (and no candidates) is an empty space."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
     TILE_FIELD_NUMBER: _builtins.int
+    CANDIDATES_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def tile(self) -> Global___FoodTile: ...
+    @_builtins.property
+    def candidates(self) -> _containers.RepeatedCompositeFieldContainer[Global___FoodTile]:
+        """A doubtful reading, read only by ScoreBoard: the 2 to 4 tiles the space may hold, the
+        likeliest first, with `tile` unset. A board holds at most 8 doubtful spaces.
+        """
+
     def __init__(
         self,
         *,
         tile: Global___FoodTile | None = ...,
+        candidates: _abc.Iterable[Global___FoodTile] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["tile", b"tile"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["tile", b"tile"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["candidates", b"candidates", "tile", b"tile"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

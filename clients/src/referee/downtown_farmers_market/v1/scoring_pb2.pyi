@@ -141,6 +141,7 @@ class BoardScore(_message.Message):
     BEST_CHALLENGE_POINTS_FIELD_NUMBER: _builtins.int
     ROWS_FIELD_NUMBER: _builtins.int
     COLUMNS_FIELD_NUMBER: _builtins.int
+    UNCERTAINTY_FIELD_NUMBER: _builtins.int
     RULES_VERSION_FIELD_NUMBER: _builtins.int
     mode: _board_pb2.Mode.ValueType
     total: _builtins.int
@@ -157,6 +158,12 @@ class BoardScore(_message.Message):
     def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___LineScore]: ...
     @_builtins.property
     def columns(self) -> _containers.RepeatedCompositeFieldContainer[Global___LineScore]: ...
+    @_builtins.property
+    def uncertainty(self) -> Global___BoardUncertainty:
+        """Set when the board has doubtful spaces (candidates): what the other readings score.
+        The fields above then describe the likeliest reading.
+        """
+
     def __init__(
         self,
         *,
@@ -167,15 +174,101 @@ class BoardScore(_message.Message):
         best_challenge_points: _builtins.int = ...,
         rows: _abc.Iterable[Global___LineScore] | None = ...,
         columns: _abc.Iterable[Global___LineScore] | None = ...,
+        uncertainty: Global___BoardUncertainty | None = ...,
         rules_version: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["uncertainty", b"uncertainty"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["best_challenge_points", b"best_challenge_points", "challenges_met", b"challenges_met", "columns", b"columns", "complete", b"complete", "mode", b"mode", "rows", b"rows", "rules_version", b"rules_version", "total", b"total"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["best_challenge_points", b"best_challenge_points", "challenges_met", b"challenges_met", "columns", b"columns", "complete", b"complete", "mode", b"mode", "rows", b"rows", "rules_version", b"rules_version", "total", b"total", "uncertainty", b"uncertainty"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___BoardScore: _TypeAlias = BoardScore  # noqa: Y015
+
+@_typing.final
+class DoubtfulSpace(_message.Message):
+    """What one doubtful space does to the total."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROW_FIELD_NUMBER: _builtins.int
+    COL_FIELD_NUMBER: _builtins.int
+    POINTER_FIELD_NUMBER: _builtins.int
+    DECIDES_FIELD_NUMBER: _builtins.int
+    TOTALS_FIELD_NUMBER: _builtins.int
+    row: _builtins.int
+    """The space's row, 0 at the top."""
+    col: _builtins.int
+    """The space's column, 0 at the left."""
+    pointer: _builtins.str
+    """The space as a JSON Pointer into the board ("/grid/1/2")."""
+    decides: _builtins.bool
+    """True when the total depends on which candidate the space holds (for some reading of
+    the other doubtful spaces): the player should check it. False: no candidate changes
+    the total, whatever the others hold.
+    """
+    @_builtins.property
+    def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """For each candidate, in the request's order: the total with it there and every other
+        doubtful space at its likeliest.
+        """
+
+    def __init__(
+        self,
+        *,
+        row: _builtins.int = ...,
+        col: _builtins.int = ...,
+        pointer: _builtins.str = ...,
+        decides: _builtins.bool = ...,
+        totals: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["col", b"col", "decides", b"decides", "pointer", b"pointer", "row", b"row", "totals", b"totals"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DoubtfulSpace: _TypeAlias = DoubtfulSpace  # noqa: Y015
+
+@_typing.final
+class BoardUncertainty(_message.Message):
+    """The totals a board with doubtful spaces may come to."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    READINGS_FIELD_NUMBER: _builtins.int
+    LOWEST_TOTAL_FIELD_NUMBER: _builtins.int
+    HIGHEST_TOTAL_FIELD_NUMBER: _builtins.int
+    LIKELY_TOTAL_FIELD_NUMBER: _builtins.int
+    SPACES_FIELD_NUMBER: _builtins.int
+    readings: _builtins.int
+    """How many readings there are: the product of the spaces' candidate counts."""
+    lowest_total: _builtins.int
+    """The lowest total of any reading."""
+    highest_total: _builtins.int
+    """The highest total of any reading."""
+    likely_total: _builtins.int
+    """The likeliest reading's total (each space at its first candidate): the score's total."""
+    @_builtins.property
+    def spaces(self) -> _containers.RepeatedCompositeFieldContainer[Global___DoubtfulSpace]:
+        """Each doubtful space, in the board's order (row by row)."""
+
+    def __init__(
+        self,
+        *,
+        readings: _builtins.int = ...,
+        lowest_total: _builtins.int = ...,
+        highest_total: _builtins.int = ...,
+        likely_total: _builtins.int = ...,
+        spaces: _abc.Iterable[Global___DoubtfulSpace] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["highest_total", b"highest_total", "likely_total", b"likely_total", "lowest_total", b"lowest_total", "readings", b"readings", "spaces", b"spaces"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___BoardUncertainty: _TypeAlias = BoardUncertainty  # noqa: Y015
 
 @_typing.final
 class PlayerBoard(_message.Message):

@@ -182,6 +182,7 @@ class TownScore(_message.Message):
     END_GAME_FIELD_NUMBER: _builtins.int
     GOODS_REMAINING_FIELD_NUMBER: _builtins.int
     TILE_COUNT_FIELD_NUMBER: _builtins.int
+    UNCERTAINTY_FIELD_NUMBER: _builtins.int
     RULES_VERSION_FIELD_NUMBER: _builtins.int
     CATALOG_VERSION_FIELD_NUMBER: _builtins.int
     total: _builtins.int
@@ -204,6 +205,12 @@ class TownScore(_message.Message):
     def end_game(self) -> _containers.RepeatedCompositeFieldContainer[Global___EndGameEntry]:
         """One entry per building with an end-game effect."""
 
+    @_builtins.property
+    def uncertainty(self) -> Global___TownUncertainty:
+        """Set when the town has doubtful goods counts: what the other readings score. The
+        fields above then describe the likeliest reading.
+        """
+
     def __init__(
         self,
         *,
@@ -213,16 +220,107 @@ class TownScore(_message.Message):
         end_game: _abc.Iterable[Global___EndGameEntry] | None = ...,
         goods_remaining: _builtins.int = ...,
         tile_count: _builtins.int = ...,
+        uncertainty: Global___TownUncertainty | None = ...,
         rules_version: _builtins.int = ...,
         catalog_version: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["uncertainty", b"uncertainty"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["catalog_version", b"catalog_version", "end_game", b"end_game", "end_game_points", b"end_game_points", "goods_remaining", b"goods_remaining", "rules_version", b"rules_version", "score_track", b"score_track", "tile_count", b"tile_count", "total", b"total"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["catalog_version", b"catalog_version", "end_game", b"end_game", "end_game_points", b"end_game_points", "goods_remaining", b"goods_remaining", "rules_version", b"rules_version", "score_track", b"score_track", "tile_count", b"tile_count", "total", b"total", "uncertainty", b"uncertainty"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___TownScore: _TypeAlias = TownScore  # noqa: Y015
+
+@_typing.final
+class DoubtfulCount(_message.Message):
+    """What one doubtful goods count does to the total."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ROW_FIELD_NUMBER: _builtins.int
+    COL_FIELD_NUMBER: _builtins.int
+    GOOD_FIELD_NUMBER: _builtins.int
+    POINTER_FIELD_NUMBER: _builtins.int
+    DECIDES_FIELD_NUMBER: _builtins.int
+    TOTALS_FIELD_NUMBER: _builtins.int
+    row: _builtins.int
+    """The building's row."""
+    col: _builtins.int
+    """The building's column."""
+    good: _town_pb2.Good.ValueType
+    """The good counted."""
+    pointer: _builtins.str
+    """The count as a JSON Pointer into the town ("/tiles/3/goods/sheep")."""
+    decides: _builtins.bool
+    """True when the total depends on which candidate the count is (for some possible
+    reading of the other doubtful counts): the player should check it.
+    """
+    @_builtins.property
+    def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """For each candidate, in the request's order: the total with it there and every other
+        doubtful count at its likeliest.
+        """
+
+    def __init__(
+        self,
+        *,
+        row: _builtins.int = ...,
+        col: _builtins.int = ...,
+        good: _town_pb2.Good.ValueType = ...,
+        pointer: _builtins.str = ...,
+        decides: _builtins.bool = ...,
+        totals: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["col", b"col", "decides", b"decides", "good", b"good", "pointer", b"pointer", "row", b"row", "totals", b"totals"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DoubtfulCount: _TypeAlias = DoubtfulCount  # noqa: Y015
+
+@_typing.final
+class TownUncertainty(_message.Message):
+    """The totals a town with doubtful goods counts may come to."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    READINGS_FIELD_NUMBER: _builtins.int
+    LOWEST_TOTAL_FIELD_NUMBER: _builtins.int
+    HIGHEST_TOTAL_FIELD_NUMBER: _builtins.int
+    LIKELY_TOTAL_FIELD_NUMBER: _builtins.int
+    COUNTS_FIELD_NUMBER: _builtins.int
+    readings: _builtins.int
+    """How many possible readings there are: those where every building holds what it may
+    (FF-R19).
+    """
+    lowest_total: _builtins.int
+    """The lowest total of any possible reading."""
+    highest_total: _builtins.int
+    """The highest total of any possible reading."""
+    likely_total: _builtins.int
+    """The likeliest reading's total (each count at its first candidate): the score's total."""
+    @_builtins.property
+    def counts(self) -> _containers.RepeatedCompositeFieldContainer[Global___DoubtfulCount]:
+        """Each doubtful count, in the town's order."""
+
+    def __init__(
+        self,
+        *,
+        readings: _builtins.int = ...,
+        lowest_total: _builtins.int = ...,
+        highest_total: _builtins.int = ...,
+        likely_total: _builtins.int = ...,
+        counts: _abc.Iterable[Global___DoubtfulCount] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["counts", b"counts", "highest_total", b"highest_total", "likely_total", b"likely_total", "lowest_total", b"lowest_total", "readings", b"readings"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TownUncertainty: _TypeAlias = TownUncertainty  # noqa: Y015
 
 @_typing.final
 class PlayerTown(_message.Message):

@@ -25,27 +25,29 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#referee/foxglove_farm/v1/town.proto\x12\x18referee.foxglove_farm.v1\x1a\x1cgoogle/protobuf/struct.proto\"$\n\x08Position\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\"P\n\x05Goods\x12\x0c\n\x04wood\x18\x01 \x01(\x05\x12\r\n\x05stone\x18\x02 \x01(\x05\x12\r\n\x05wheat\x18\x03 \x01(\x05\x12\x0c\n\x04\x63oal\x18\x04 \x01(\x05\x12\r\n\x05sheep\x18\x05 \x01(\x05\"6\n\x05Trail\x12-\n\x05sides\x18\x01 \x03(\x0e\x32\x1e.referee.foxglove_farm.v1.Side\"\x9e\x01\n\x04Tile\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12\x12\n\x08\x62uilding\x18\x03 \x01(\tH\x00\x12\x30\n\x05trail\x18\x04 \x01(\x0b\x32\x1f.referee.foxglove_farm.v1.TrailH\x00\x12.\n\x05goods\x18\x05 \x01(\x0b\x32\x1f.referee.foxglove_farm.v1.GoodsB\x06\n\x04kind\"\xa8\x01\n\x04Town\x12\x32\n\x07variant\x18\x01 \x01(\x0e\x32!.referee.foxglove_farm.v1.Variant\x12\x13\n\x0bscore_track\x18\x02 \x01(\x05\x12-\n\x05tiles\x18\x03 \x03(\x0b\x32\x1e.referee.foxglove_farm.v1.Tile\x12(\n\x07\x63\x61talog\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct*j\n\x04Good\x12\x14\n\x10GOOD_UNSPECIFIED\x10\x00\x12\r\n\tGOOD_WOOD\x10\x01\x12\x0e\n\nGOOD_STONE\x10\x02\x12\x0e\n\nGOOD_WHEAT\x10\x03\x12\r\n\tGOOD_COAL\x10\x04\x12\x0e\n\nGOOD_SHEEP\x10\x05*L\n\x07Variant\x12\x17\n\x13VARIANT_UNSPECIFIED\x10\x00\x12\x14\n\x10VARIANT_STANDARD\x10\x01\x12\x12\n\x0eVARIANT_EXPERT\x10\x02*L\n\x04Side\x12\x14\n\x10SIDE_UNSPECIFIED\x10\x00\x12\n\n\x06SIDE_N\x10\x01\x12\n\n\x06SIDE_E\x10\x02\x12\n\n\x06SIDE_S\x10\x03\x12\n\n\x06SIDE_W\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#referee/foxglove_farm/v1/town.proto\x12\x18referee.foxglove_farm.v1\x1a\x1cgoogle/protobuf/struct.proto\"$\n\x08Position\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\"P\n\x05Goods\x12\x0c\n\x04wood\x18\x01 \x01(\x05\x12\r\n\x05stone\x18\x02 \x01(\x05\x12\r\n\x05wheat\x18\x03 \x01(\x05\x12\x0c\n\x04\x63oal\x18\x04 \x01(\x05\x12\r\n\x05sheep\x18\x05 \x01(\x05\"6\n\x05Trail\x12-\n\x05sides\x18\x01 \x03(\x0e\x32\x1e.referee.foxglove_farm.v1.Side\"Q\n\rDoubtfulGoods\x12,\n\x04good\x18\x01 \x01(\x0e\x32\x1e.referee.foxglove_farm.v1.Good\x12\x12\n\ncandidates\x18\x02 \x03(\x05\"\xdf\x01\n\x04Tile\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\x12\x12\n\x08\x62uilding\x18\x03 \x01(\tH\x00\x12\x30\n\x05trail\x18\x04 \x01(\x0b\x32\x1f.referee.foxglove_farm.v1.TrailH\x00\x12.\n\x05goods\x18\x05 \x01(\x0b\x32\x1f.referee.foxglove_farm.v1.Goods\x12?\n\x0e\x64oubtful_goods\x18\x06 \x03(\x0b\x32\'.referee.foxglove_farm.v1.DoubtfulGoodsB\x06\n\x04kind\"\xa8\x01\n\x04Town\x12\x32\n\x07variant\x18\x01 \x01(\x0e\x32!.referee.foxglove_farm.v1.Variant\x12\x13\n\x0bscore_track\x18\x02 \x01(\x05\x12-\n\x05tiles\x18\x03 \x03(\x0b\x32\x1e.referee.foxglove_farm.v1.Tile\x12(\n\x07\x63\x61talog\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct*j\n\x04Good\x12\x14\n\x10GOOD_UNSPECIFIED\x10\x00\x12\r\n\tGOOD_WOOD\x10\x01\x12\x0e\n\nGOOD_STONE\x10\x02\x12\x0e\n\nGOOD_WHEAT\x10\x03\x12\r\n\tGOOD_COAL\x10\x04\x12\x0e\n\nGOOD_SHEEP\x10\x05*L\n\x07Variant\x12\x17\n\x13VARIANT_UNSPECIFIED\x10\x00\x12\x14\n\x10VARIANT_STANDARD\x10\x01\x12\x12\n\x0eVARIANT_EXPERT\x10\x02*L\n\x04Side\x12\x14\n\x10SIDE_UNSPECIFIED\x10\x00\x12\n\n\x06SIDE_N\x10\x01\x12\n\n\x06SIDE_E\x10\x02\x12\n\n\x06SIDE_S\x10\x03\x12\n\n\x06SIDE_W\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'referee.foxglove_farm.v1.town_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GOOD']._serialized_start=603
-  _globals['_GOOD']._serialized_end=709
-  _globals['_VARIANT']._serialized_start=711
-  _globals['_VARIANT']._serialized_end=787
-  _globals['_SIDE']._serialized_start=789
-  _globals['_SIDE']._serialized_end=865
+  _globals['_GOOD']._serialized_start=751
+  _globals['_GOOD']._serialized_end=857
+  _globals['_VARIANT']._serialized_start=859
+  _globals['_VARIANT']._serialized_end=935
+  _globals['_SIDE']._serialized_start=937
+  _globals['_SIDE']._serialized_end=1013
   _globals['_POSITION']._serialized_start=95
   _globals['_POSITION']._serialized_end=131
   _globals['_GOODS']._serialized_start=133
   _globals['_GOODS']._serialized_end=213
   _globals['_TRAIL']._serialized_start=215
   _globals['_TRAIL']._serialized_end=269
-  _globals['_TILE']._serialized_start=272
-  _globals['_TILE']._serialized_end=430
-  _globals['_TOWN']._serialized_start=433
-  _globals['_TOWN']._serialized_end=601
+  _globals['_DOUBTFULGOODS']._serialized_start=271
+  _globals['_DOUBTFULGOODS']._serialized_end=352
+  _globals['_TILE']._serialized_start=355
+  _globals['_TILE']._serialized_end=578
+  _globals['_TOWN']._serialized_start=581
+  _globals['_TOWN']._serialized_end=749
 # @@protoc_insertion_point(module_scope)

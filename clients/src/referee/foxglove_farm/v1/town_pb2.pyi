@@ -203,6 +203,34 @@ class Trail(_message.Message):
 Global___Trail: _TypeAlias = Trail  # noqa: Y015
 
 @_typing.final
+class DoubtfulGoods(_message.Message):
+    """A building's count of one good read in doubt: the counts it may be, likeliest first."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GOOD_FIELD_NUMBER: _builtins.int
+    CANDIDATES_FIELD_NUMBER: _builtins.int
+    good: Global___Good.ValueType
+    """The good counted."""
+    @_builtins.property
+    def candidates(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """2 to 4 counts, the likeliest first."""
+
+    def __init__(
+        self,
+        *,
+        good: Global___Good.ValueType = ...,
+        candidates: _abc.Iterable[_builtins.int] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["candidates", b"candidates", "good", b"good"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DoubtfulGoods: _TypeAlias = DoubtfulGoods  # noqa: Y015
+
+@_typing.final
 class Tile(_message.Message):
     """One tile of a town: a building or a trail at a position."""
 
@@ -213,6 +241,7 @@ class Tile(_message.Message):
     BUILDING_FIELD_NUMBER: _builtins.int
     TRAIL_FIELD_NUMBER: _builtins.int
     GOODS_FIELD_NUMBER: _builtins.int
+    DOUBTFUL_GOODS_FIELD_NUMBER: _builtins.int
     row: _builtins.int
     """The tile's row."""
     col: _builtins.int
@@ -229,6 +258,12 @@ class Tile(_message.Message):
     def goods(self) -> Global___Goods:
         """The goods on a building tile; a trail tile holds none."""
 
+    @_builtins.property
+    def doubtful_goods(self) -> _containers.RepeatedCompositeFieldContainer[Global___DoubtfulGoods]:
+        """Goods counts read in doubt, read only by ScoreTown: each good at most once, and then
+        not counted in `goods` as well. A town holds at most 8.
+        """
+
     def __init__(
         self,
         *,
@@ -237,10 +272,11 @@ class Tile(_message.Message):
         building: _builtins.str = ...,
         trail: Global___Trail | None = ...,
         goods: Global___Goods | None = ...,
+        doubtful_goods: _abc.Iterable[Global___DoubtfulGoods] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["building", b"building", "goods", b"goods", "kind", b"kind", "trail", b"trail"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["building", b"building", "col", b"col", "goods", b"goods", "kind", b"kind", "row", b"row", "trail", b"trail"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["building", b"building", "col", b"col", "doubtful_goods", b"doubtful_goods", "goods", b"goods", "kind", b"kind", "row", b"row", "trail", b"trail"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["building", "trail"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
