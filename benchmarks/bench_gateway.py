@@ -35,38 +35,16 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from flask import Flask, jsonify, request  # noqa: E402
 
 import api_gateway.engine  # noqa: E402
 from api_gateway import create_app  # noqa: E402
+from bench_downtown_farmers_market import random_board  # noqa: E402
 from engine_service.server import create_server  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
-INGREDIENTS = ["bread", "carrot", "corn", "cheese", "milk", "egg"]
-
-
-def random_board(rng: random.Random) -> dict[str, Any]:
-    """A complete standard board with eight random challenges."""
-    def challenge() -> dict[str, Any]:
-        kind = rng.choice(["exact_count", "forbidden", "exact_count_any", "exact_total",
-                           "one_of_each", "majority", "per_set"])
-        extra: dict[str, Any] = {
-            "exact_count": {"counts": {rng.choice(INGREDIENTS): rng.randint(1, 4)}},
-            "forbidden": {"ingredients": rng.sample(INGREDIENTS, 2)},
-            "exact_count_any": {"count": rng.randint(1, 6)},
-            "exact_total": {"count": rng.randint(4, 12)},
-            "one_of_each": {},
-            "majority": {"ingredient": rng.choice(INGREDIENTS)},
-            "per_set": {"sets": [rng.sample(INGREDIENTS, rng.randint(1, 3)) for _ in range(3)]},
-        }[kind]
-        return {"type": kind, "points": rng.randint(0, 12), **extra}
-
-    return {"mode": "standard",
-            "row_challenges": [challenge() for _ in range(4)],
-            "column_challenges": [challenge() for _ in range(4)],
-            "grid": [[rng.choices(INGREDIENTS, k=rng.randint(1, 3)) for _ in range(4)]
-                     for _ in range(4)]}
 
 
 def _read(path: str) -> Any:
