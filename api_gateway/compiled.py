@@ -166,25 +166,30 @@ class Compiler:
         function: Callable[[Any], Any] = code.names[code.name]
         return function
 
-    # Reading ----------------------------------------------------------------------------
-
-    def schema_loader(self, schema: ma.Schema, unknown: str | None = None) -> Loader:
-        """``schema.load(data, unknown=unknown)`` for one object."""
-        unknown = schema.unknown if unknown is None else unknown
-        key = (id(schema), unknown)
-        cached = self._loaders.get(key)
+    def _once(self, built: dict[Any, Any], key: Any, schema: ma.Schema,
+              build: Callable[[], Any]) -> Any:
+        """What ``build`` makes for ``schema``, made once and kept in ``built`` under
+        ``key``; a schema that nests itself is refused (its code would never end)."""
+        cached = built.get(key)
         if cached is not None:
             return cached
         if id(schema) in self._open:
             raise Unsupported(f"{type(schema).__name__} nests itself")
         self._open.add(id(schema))
         try:
-            loader = self._schema_loader(schema, unknown)
+            made = built[key] = build()
         finally:
             self._open.discard(id(schema))
-        self._loaders[key] = loader
         self._keep.append(schema)
-        return loader
+        return made
+
+    # Reading ----------------------------------------------------------------------------
+
+    def schema_loader(self, schema: ma.Schema, unknown: str | None = None) -> Loader:
+        """``schema.load(data, unknown=unknown)`` for one object."""
+        unknown = schema.unknown if unknown is None else unknown
+        return self._once(self._loaders, (id(schema), unknown), schema,
+                          lambda: self._schema_loader(schema, unknown))
 
     def _schema_loader(self, schema: ma.Schema, unknown: str) -> Loader:
         """The code of ``schema.load``: each field in turn, as marshmallow takes them
@@ -447,19 +452,8 @@ class Compiler:
 
     def schema_dumper(self, schema: ma.Schema) -> Dump:
         """``schema.dump(obj)`` for one object."""
-        cached = self._dumpers.get(id(schema))
-        if cached is not None:
-            return cached
-        if id(schema) in self._open:
-            raise Unsupported(f"{type(schema).__name__} nests itself")
-        self._open.add(id(schema))
-        try:
-            dump = self._schema_dumper(schema)
-        finally:
-            self._open.discard(id(schema))
-        self._dumpers[id(schema)] = dump
-        self._keep.append(schema)
-        return dump
+        return self._once(self._dumpers, id(schema), schema,
+                          lambda: self._schema_dumper(schema))
 
     def _schema_dumper(self, schema: ma.Schema) -> Dump:
         """The code of ``schema.dump``: its ``pre_dump`` hooks, then each field's value
