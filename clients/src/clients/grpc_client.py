@@ -54,10 +54,7 @@ class _Service:
         as_json = not _are_messages(arguments.values())
         request = (to_message(request_type, arguments) if as_json
                    else request_type(**arguments))
-        try:
-            response = method(request, timeout=self.timeout)
-        except grpc.RpcError as error:
-            raise error_from_status(error) from None
+        response = _ask(method, request, self.timeout, as_json=False)
         picked = getattr(response, answer) if answer else response
         if isinstance(picked, Message):
             return to_json(picked) if as_json else picked
@@ -75,8 +72,8 @@ def _are_messages(arguments: Iterable[Any]) -> bool:
 
 def _ask(method: Callable[..., Message], request: Message, timeout: float,
          as_json: bool) -> Any:
-    """Call ``method``, whose request says nothing: its answer as a message or, ``as_json``,
-    as the contract's JSON."""
+    """Call ``method`` with ``request``: its answer as a message or, ``as_json``, as the
+    contract's JSON; a failure as the client's error."""
     try:
         response = method(request, timeout=timeout)
     except grpc.RpcError as error:
