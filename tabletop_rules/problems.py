@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .messages import Sentence, template
+from .messages import Sentence, Template, template
 
 PathPart = str | int
 Path = tuple[PathPart, ...]
@@ -89,6 +89,14 @@ TOO_LONG = template("TOO_LONG", "at most {limit} characters; got {length}")
 """A string longer than its field takes (a name, a building id...)."""
 NUMBER_OUT_OF_RANGE = template("NUMBER_OUT_OF_RANGE", "must be from {min} to {max}; got {value}")
 """A number beyond what the rules take (``value`` as :func:`quoted` shows it)."""
+def not_one_of(noun: str) -> Template:
+    """The problem of a name that is not one of ``noun``'s (``NOT_AN_INGREDIENT``: "{value}
+    is not an ingredient; expected one of {expected}"), said alike by the gateway's JSON
+    reader and the engine's protobuf reader (each declares those it says)."""
+    code = "NOT_" + "_".join(noun.upper().split())
+    return template(code, f"{{value}} is not {noun}; expected one of {{expected}}")
+
+
 MORE_PROBLEMS = template(
     "MORE_PROBLEMS", "{count:# more problem|# more problems} found but not listed (at most "
     "{limit} are); fix these and send the request again")
