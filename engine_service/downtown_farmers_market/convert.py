@@ -38,7 +38,10 @@ from tabletop_rules.downtown_farmers_market.readings import (
     Readings,
     check_readings,
 )
-from tabletop_rules.messages import Wording, template
+from tabletop_rules.downtown_farmers_market.moves import NO_MOVE_ACTION
+from tabletop_rules.downtown_farmers_market.readings import ONLY_SCORED, TILE_OR_CANDIDATES
+from tabletop_rules.downtown_farmers_market.validation import NO_CHALLENGE_TYPE
+from tabletop_rules.messages import Wording
 from tabletop_rules.problems import Path, Problem, json_pointer, not_one_of
 
 from .. import wire
@@ -109,15 +112,6 @@ answer that holds such a board unchanged (most of a state after a move) writes i
 as it came, instead of writing it again."""
 
 
-# The problems' sentences, each named by its code, its format fields its params.
-ONLY_SCORED = template("DFM_ONLY_SCORED", "only a board being scored may list candidates for a "
-                                          "space; give the tile it holds")
-TILE_OR_CANDIDATES = template("DFM_TILE_OR_CANDIDATES",
-                              "a space holds a tile or its candidates, not both")
-NO_CHALLENGE_TYPE = template("DFM_NO_CHALLENGE_TYPE",
-                             "the challenge has no type; expected one of {expected}")
-NO_MOVE_ACTION = template("DFM_NO_MOVE_ACTION", "the move has no action; expected one of "
-                                                "{expected}")
 NOT_AN_INGREDIENT = not_one_of("an ingredient")
 NOT_A_MODE = not_one_of("a mode")
 NOT_AN_ACTION = not_one_of("an action")

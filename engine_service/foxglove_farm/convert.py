@@ -88,8 +88,14 @@ from tabletop_rules.foxglove_farm.readings import (
     check_town_readings,
 )
 from tabletop_rules.foxglove_farm._json import EXPECTED
+from tabletop_rules.foxglove_farm.game_checks import (
+    GAME_TOWN_CATALOG,
+    NO_ACTION,
+    TOO_MANY_ACTIONS,
+    TOO_MANY_READ,
+)
+from tabletop_rules.foxglove_farm.readings import COUNTED_TWICE, ONLY_SCORED
 from tabletop_rules.foxglove_farm.json_form import POSITION_OBJECT
-from tabletop_rules.messages import choice, template
 from tabletop_rules.problems import TOO_LONG, Path, PathPart, Problem, json_pointer, not_one_of
 from tabletop_rules.verdicts import Verdict
 
@@ -120,26 +126,6 @@ MAX_CATALOG_VERSION_LENGTH = 100
 """A catalog version is a short digest; a longer one is no version (the rules' message
 would quote it whole)."""
 
-# The problems' sentences, each named by its code, its format fields its params.
-ONLY_SCORED = template("FF_ONLY_SCORED", "only a town being scored may list candidates for a "
-                                         "goods count; give the count")
-COUNTED_TWICE = template("FF_COUNTED_TWICE",
-                         "a good is counted once: as a count, or as its candidates")
-GAME_TOWN_CATALOG = template(
-    "FF_GAME_TOWN_CATALOG", "a game's buildings are defined once, in the state's \"catalog\"; "
-    "a town in a game carries no catalog of its own")
-_TOO_MANY = " (a town has at most {tiles} tiles); got {count}"
-TOO_MANY_READ = choice(
-    "FF_TOO_MANY_READ", lambda p: str(p["what"]),
-    hauled="at most {limit} hauled huts" + _TOO_MANY,
-    trails="at most {limit} trails" + _TOO_MANY,
-    picks="at most {limit} picks" + _TOO_MANY,
-    choices="at most {limit} choices" + _TOO_MANY,
-    payment="at most {limit} payment parts" + _TOO_MANY)
-"""More parts of an action or state than the rules would read (``what``: which)."""
-NO_ACTION = template("FF_NO_ACTION", "the action has no action; expected one of {expected}")
-TOO_MANY_ACTIONS = template("FF_TOO_MANY_ACTIONS",
-                            "at most {limit} actions (the limit); got {count}")
 NOT_A_VARIANT = not_one_of("a variant")
 NOT_A_GOODS_TYPE = not_one_of("a goods type")
 NOT_A_SIDE = not_one_of("a side")

@@ -14,12 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..messages import choice
+from ..messages import choice, template
 from ..problems import Problem
 from .model import GRID_SIZE, INGREDIENTS, FoodTile, Ingredient, Mode
 from .state import RULES_VERSION, SEAT, Player
 from .validation import check_tile
 
+NO_MOVE_ACTION = template("DFM_NO_MOVE_ACTION", "the move has no action; expected one of "
+                                                "{expected}")
+"""Said by the engine's protobuf reader (a move whose oneof is unset); declared with the
+rules so that the gateway, which words a 422 detail again, knows it too."""
 SQUARE = choice("DFM_SQUARE", lambda p: str(p["line"]),
                 row="a row from 0 to {max}; got {value}",
                 col="a column from 0 to {max}; got {value}")

@@ -84,6 +84,13 @@ CONVERSION_GROWS = template(
 CONVERSIONS_CYCLE = template(
     "FF_CONVERSIONS_CYCLE", "these conversions turn goods back into a type they came from "
     "without using any up, so processing would never end")
+UNBOUNDED_PLAN = template(
+    "FF_UNBOUNDED_PLAN", "the final round's score is unbounded: conversions on different "
+    "buildings turn goods back into a type they came from and score each time "
+    "(FF-R4, FF-R15)")
+"""What planning the final round finds of a request catalog whose conversions on
+different buildings make a loop (:class:`.planner.UnboundedPlanError`): said by the
+planner, declared here with the catalog's other checks so the gateway knows it too."""
 
 
 def read_catalog_file(data: object) -> Catalog:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..messages import Say, template
+from ..messages import Say, choice, template
 from ..players import MAX_PLAYERS, name_problems
 from ..problems import Path, Problem, quoted
 from ._json import out_of_range
@@ -115,6 +115,24 @@ COUNTED_OUT_OF_PHASE = template(
 TOO_MANY_HUTS = template("FF_TOO_MANY_HUTS", "at most {limit} huts; got {count}")
 NOT_A_HUT = template("FF_NOT_A_HUT", "row {row}, col {col} is not a Hauler's Hut of the town")
 CURRENT_PASSED = template("FF_CURRENT_PASSED", "the player whose turn it is has passed")
+# Said by the engine's protobuf reader (engine_service/foxglove_farm/convert.py), declared with the rules so that the
+# gateway, which words a 422 detail again in the caller's language, knows them too.
+GAME_TOWN_CATALOG = template(
+    "FF_GAME_TOWN_CATALOG", "a game's buildings are defined once, in the state's \"catalog\"; "
+    "a town in a game carries no catalog of its own")
+_MORE_THAN_A_TOWN = " (a town has at most {tiles} tiles); got {count}"
+TOO_MANY_READ = choice(
+    "FF_TOO_MANY_READ", lambda p: str(p["what"]),
+    hauled="at most {limit} hauled huts" + _MORE_THAN_A_TOWN,
+    trails="at most {limit} trails" + _MORE_THAN_A_TOWN,
+    picks="at most {limit} picks" + _MORE_THAN_A_TOWN,
+    choices="at most {limit} choices" + _MORE_THAN_A_TOWN,
+    payment="at most {limit} payment parts" + _MORE_THAN_A_TOWN)
+"""More parts of an action or state than the rules read (:data:`MAX_PARTS`; ``what``:
+which), refused before they are read."""
+NO_ACTION = template("FF_NO_ACTION", "the action has no action; expected one of {expected}")
+TOO_MANY_ACTIONS = template("FF_TOO_MANY_ACTIONS",
+                            "at most {limit} actions (the limit); got {count}")
 
 
 def _seats(count: int, solo: int | None) -> list[Problem]:

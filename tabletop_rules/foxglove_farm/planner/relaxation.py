@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from ...deadline import NO_DEADLINE, Deadline
-from ...messages import Sentence, template
+from ...messages import Sentence
+from ..catalog_format import UNBOUNDED_PLAN
 from ..effects import BonusIfHeld, Convert, GainPerHeld
 from ..model import GOODS, Goods
 from .board import Board, State
@@ -36,12 +37,6 @@ from .lp import UnboundedError, solve_lexicographic
 
 Pool = tuple[int, int]
 """A goods type's index and a region id."""
-
-
-UNBOUNDED_PLAN = template(
-    "FF_UNBOUNDED_PLAN", "the final round's score is unbounded: conversions on different "
-    "buildings turn goods back into a type they came from and score each time "
-    "(FF-R4, FF-R15)")
 
 
 class UnboundedPlanError(ValueError):
