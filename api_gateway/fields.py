@@ -27,7 +27,7 @@ from google.protobuf.descriptor import EnumDescriptor
 from google.protobuf.message import Message
 
 from tabletop_rules.messages import Template, template
-from tabletop_rules.problems import quoted, shortened
+from tabletop_rules.problems import not_one_of, quoted, shortened
 
 from .compiled import Compiler, Dump, Loader, Refused, table_dumper, table_loader
 
@@ -79,12 +79,6 @@ class WholeNumberRange(ma.validate.Range):
 def _noun_code(noun: str) -> str:
     """``"an ingredient"`` -> ``INGREDIENT``: what a code says of a noun."""
     return noun.split(" ", 1)[-1].upper().replace(" ", "_")
-
-
-def not_one_of(noun: str) -> Template:
-    """The problem of a name that is not one of ``noun``'s (NOT_AN_INGREDIENT...)."""
-    code = "NOT_" + "_".join(noun.upper().split())
-    return template(code, f"{{value}} is not {noun}; expected one of {{expected}}")
 
 
 def give_the(noun: str) -> Template:

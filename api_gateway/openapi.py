@@ -220,9 +220,13 @@ def problem_response(spec: APISpec) -> dict[str, Any]:
     problems = templates_of("problem")  # all declared by now: the app is built
     spec.components.schema("ProblemCode", component={
         "type": "string", "enum": sorted({made.code for made in problems}),
-        "description": "What a 422 detail says, for machines, worded with its `params` "
-                       "(INVALID_VALUE: words no code of their own names yet, in "
-                       f"`params.message`).\n\n{code_table(problems)}"})
+        "description": "What a 422 detail says, for machines, worded with its `params`; "
+                       "game-specific codes start `DFM_` or `FF_` (a param naming a "
+                       "fragment, such as `what`, holds the fragment's key, "
+                       "`FF_NOUN_TOWN_OBJECT`; `got` a JSON type). Every check of the rules "
+                       "and the engine has its code; INVALID_VALUE is only for words of the "
+                       "JSON library no code names (`params.message`), should the gateway "
+                       f"meet one.\n\n{code_table(problems)}"})
     field_error = spec.components.schemas["FieldError"]
     field_error["properties"]["code"] = {
         "$ref": "#/components/schemas/ProblemCode",

@@ -19,7 +19,8 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from tabletop_rules.problems import MORE_PROBLEMS, InvalidInputError, quantity, worded
+from tabletop_rules.messages import Sentence
+from tabletop_rules.problems import MORE_PROBLEMS, InvalidInputError, quantity
 
 from .wording import bad_request_params, code_of
 
@@ -42,7 +43,7 @@ def invalid_argument_status(error: InvalidInputError) -> grpc.Status:
     its pointer, words and code (``reason``), and beside the ``google.rpc.BadRequest`` a
     ``referee.common.v1.BadRequestParams`` with each one's params, in the same order."""
     shown = error.problems[:MAX_REPORTED_PROBLEMS]
-    texts = [worded(p.message) for p in shown]
+    texts: list[Sentence] = [p.message for p in shown]
     fields = [p.pointer for p in shown]
     count = len(error.problems)
     if count > len(shown):

@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
+from tabletop_rules.messages import Sentence, Template
 from tabletop_rules.problems import InvalidInputError, Path, Problem, quoted
 
 Value = TypeVar("Value")
@@ -26,18 +27,18 @@ class Reader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
-    def problem(self, path: Path, message: str) -> None:
+    def problem(self, path: Path, message: Sentence) -> None:
         self.problems.append(Problem(path, message))
 
     def enum(self, number: int, values: Mapping[int, Value], default: Value, path: Path,
-             what: str, expected: str, named: EnumTypeWrapper | None = None) -> Value:
+             not_one_of: Template, expected: tuple[str, ...], named: EnumTypeWrapper) -> Value:
         """The rule value for enum ``number``; for a number ``values`` lacks, a problem
-        ("not a side; expected one of N, E, S, W", naming the number's protobuf name
-        first when ``named`` gives its enum) and ``default``."""
+        (``not_one_of``: "'SIDE_UNSPECIFIED' is not a side; expected one of N, E, S, W",
+        naming the number's protobuf name in ``named``, its enum) and ``default``."""
         if number in values:
             return values[number]
-        shown = "" if named is None else f"{quoted(enum_name(named, number))} is "
-        self.problem(path, f"{shown}not {what}; expected {expected}")
+        self.problem(path, not_one_of(value=quoted(enum_name(named, number)),
+                                      expected=expected))
         return default
 
     def done(self, check: Check | None = None, *, partial: bool = False) -> None:

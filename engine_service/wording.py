@@ -7,7 +7,7 @@ client can word it itself, in its own language.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -92,7 +92,7 @@ def sentence_fields(text: str) -> dict[str, Any]:
     return {"code": code_of(text), "params": params_of(text)}
 
 
-def bad_request_params(texts: list[str]) -> params_pb2.BadRequestParams:
+def bad_request_params(texts: Sequence[str]) -> params_pb2.BadRequestParams:
     """The ``BadRequestParams`` status detail for field violations worded ``texts``."""
     return params_pb2.BadRequestParams(field_violations=[
         {"params": params_of(text)} for text in texts])

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from .messages import template
 from .problems import InvalidInputError, Problem
 from .standings import Ranking
 from .verdicts import Verdict, Violation
@@ -107,6 +108,9 @@ def apply(game: Game[SetupT, StateT, MoveT, ReasonT, ScoreT], state: StateT,
     return verdict.next_state
 
 
+TOO_MANY_MOVES = template("TOO_MANY_MOVES", "at most {limit} moves (the limit); got {count}")
+
+
 def replay(game: Game[SetupT, StateT, MoveT, ReasonT, ScoreT], setup: SetupT,
            moves: Sequence[MoveT]) -> ReplayResult[StateT, ReasonT, ScoreT]:
     """Play ``moves`` from ``setup`` until the end of the log or the first illegal move.
@@ -116,8 +120,8 @@ def replay(game: Game[SetupT, StateT, MoveT, ReasonT, ScoreT], setup: SetupT,
     :attr:`Game.max_log_moves`.
     """
     if len(moves) > game.max_log_moves:
-        raise InvalidInputError([Problem(("moves",), f"at most {game.max_log_moves} moves "
-                                         f"(the limit); got {len(moves)}")])
+        raise InvalidInputError([Problem(("moves",), TOO_MANY_MOVES(
+            limit=game.max_log_moves, count=len(moves)))])
     try:
         state = game.new_game(setup)
     except InvalidInputError as error:

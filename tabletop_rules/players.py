@@ -7,18 +7,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .problems import Problem, quoted
+from .messages import template
+from .problems import TOO_LONG, Problem, quoted
 
 MAX_PLAYERS = 4
 """Both games seat at most 4; a ranking may name a single player (their score alone)."""
 MAX_NAME_LENGTH = 100
+
+PLAYERS_TO_RANK = template("PLAYERS_TO_RANK", "rank 1 to {limit} players; got {count}")
+NAME_BLANK = template("NAME_BLANK", "a name has 1 to {limit} characters")
+NAME_TWICE = template("NAME_TWICE", "{name} is named twice; give each player a distinct name")
 
 
 def seats_problem(count: int) -> Problem | None:
     """The problem with ranking ``count`` players, if there is one."""
     if 1 <= count <= MAX_PLAYERS:
         return None
-    return Problem(("players",), f"rank 1 to {MAX_PLAYERS} players; got {count}")
+    return Problem(("players",), PLAYERS_TO_RANK(limit=MAX_PLAYERS, count=count))
 
 
 def name_problems(names: Sequence[str | None]) -> list[Problem]:
@@ -31,12 +36,10 @@ def name_problems(names: Sequence[str | None]) -> list[Problem]:
             continue
         path = ("players", i, "name")
         if len(name) > MAX_NAME_LENGTH:
-            problems.append(Problem(path, f"at most {MAX_NAME_LENGTH} characters; "
-                                          f"got {len(name)}"))
+            problems.append(Problem(path, TOO_LONG(limit=MAX_NAME_LENGTH, length=len(name))))
         elif not name.strip():
-            problems.append(Problem(path, f"a name has 1 to {MAX_NAME_LENGTH} characters"))
+            problems.append(Problem(path, NAME_BLANK(limit=MAX_NAME_LENGTH)))
         elif name in seen:
-            problems.append(Problem(path, f"{quoted(name)} is named twice; give each "
-                                          "player a distinct name"))
+            problems.append(Problem(path, NAME_TWICE(name=quoted(name))))
         seen.add(name)
     return problems

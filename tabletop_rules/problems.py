@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .messages import Sentence, template
+from .messages import Sentence, Template, template
 
 PathPart = str | int
 Path = tuple[PathPart, ...]
@@ -21,7 +21,9 @@ class Problem:
     """One thing wrong with an input, where it is, and why."""
 
     path: Path
-    message: str
+    message: Sentence
+    """Why, in English, with its code and params (each problem's :func:`.template` is
+    declared beside the check that finds it)."""
 
     @property
     def pointer(self) -> str:
@@ -83,6 +85,18 @@ class InvalidInputError(ValueError):
         return InvalidInputError([p.under(*prefix) for p in self.problems])
 
 
+TOO_LONG = template("TOO_LONG", "at most {limit} characters; got {length}")
+"""A string longer than its field takes (a name, a building id...)."""
+NUMBER_OUT_OF_RANGE = template("NUMBER_OUT_OF_RANGE", "must be from {min} to {max}; got {value}")
+"""A number beyond what the rules take (``value`` as :func:`quoted` shows it)."""
+def not_one_of(noun: str) -> Template:
+    """The problem of a name that is not one of ``noun``'s (``NOT_AN_INGREDIENT``: "{value}
+    is not an ingredient; expected one of {expected}"), said alike by the gateway's JSON
+    reader and the engine's protobuf reader (each declares those it says)."""
+    code = "NOT_" + "_".join(noun.upper().split())
+    return template(code, f"{{value}} is not {noun}; expected one of {{expected}}")
+
+
 MORE_PROBLEMS = template(
     "MORE_PROBLEMS", "{count:# more problem|# more problems} found but not listed (at most "
     "{limit} are); fix these and send the request again")
@@ -91,10 +105,11 @@ NOT_A_PROTOBUF_MESSAGE = template(
                               "request type (or a string in it is not UTF-8)")
 """Bytes a gRPC caller sent that are no request of the method (the engine's own check)."""
 INVALID_VALUE = template("INVALID_VALUE", "{message}")
-"""A problem no template of its own words yet: its code says so, its words are the
-``message`` param."""
+"""A message no template of ours words: one of a library's own (marshmallow's, should
+the gateway's JSON reader meet one it does not know), its words the ``message`` param.
+Every problem the rules and the engine find has a template of its own."""
 
 
 def worded(message: str) -> Sentence:
-    """``message`` as a Sentence: itself, or an :data:`INVALID_VALUE` one."""
+    """A library's ``message`` as a Sentence: itself, or an :data:`INVALID_VALUE` one."""
     return message if isinstance(message, Sentence) else INVALID_VALUE(message=message)

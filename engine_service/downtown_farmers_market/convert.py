@@ -22,9 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
-from typing import Any
+from typing import Any, cast
 
 from google.protobuf.internal.containers import RepeatedScalarFieldContainer
+from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
 from referee.downtown_farmers_market.v1 import board_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as service_pb2
@@ -37,8 +38,11 @@ from tabletop_rules.downtown_farmers_market.readings import (
     Readings,
     check_readings,
 )
+from tabletop_rules.downtown_farmers_market.moves import NO_MOVE_ACTION
+from tabletop_rules.downtown_farmers_market.readings import ONLY_SCORED, TILE_OR_CANDIDATES
+from tabletop_rules.downtown_farmers_market.validation import NO_CHALLENGE_TYPE
 from tabletop_rules.messages import Wording
-from tabletop_rules.problems import Path, Problem, json_pointer
+from tabletop_rules.problems import Path, Problem, json_pointer, not_one_of
 
 from .. import wire
 from ..reading import Reader
@@ -55,7 +59,6 @@ _ACTION_FROM_PROTO: dict[int, dfm.Action | None] = {
     game_pb2.Action.Value(f"ACTION_{a.name}"): a for a in dfm.Action}
 _ACTION_FROM_PROTO[game_pb2.ACTION_UNSPECIFIED] = None  # nothing expected: the game is over
 _ACTION_TO_PROTO = {a: n for n, a in _ACTION_FROM_PROTO.items()}
-_INGREDIENT_NAMES = ", ".join(i.value for i in dfm.Ingredient)
 
 _TILE_BY_WIRE = {
     board_pb2.FoodTile(ingredients=numbers).SerializeToString():
@@ -109,9 +112,18 @@ answer that holds such a board unchanged (most of a state after a move) writes i
 as it came, instead of writing it again."""
 
 
-ONLY_SCORED = ("only a board being scored may list candidates for a space; give the tile "
-               "it holds")
-TILE_OR_CANDIDATES = "a space holds a tile or its candidates, not both"
+NOT_AN_INGREDIENT = not_one_of("an ingredient")
+NOT_A_MODE = not_one_of("a mode")
+NOT_AN_ACTION = not_one_of("an action")
+_INGREDIENT_VALUES = tuple(i.value for i in dfm.Ingredient)
+_MODE_VALUES = tuple(m.value for m in dfm.Mode)
+_ACTION_VALUES = (*(a.value for a in dfm.Action), "none")
+"""What a misread enum's problem lists (``none``: nothing expected, the game is over)."""
+_INGREDIENT_ENUM, _MODE_ENUM, _ACTION_ENUM = (cast(EnumTypeWrapper, enum) for enum in (
+    board_pb2.Ingredient, board_pb2.Mode, game_pb2.Action))  # their stubs type them as classes
+_CHALLENGE_TYPES = tuple(f.name for f in board_pb2.Challenge.DESCRIPTOR.oneofs_by_name[
+    "kind"].fields)
+_MOVE_KINDS = tuple(f.name for f in game_pb2.Move.DESCRIPTOR.oneofs_by_name["action"].fields)
 
 
 class _Reader(Reader):
@@ -138,7 +150,7 @@ class _Reader(Reader):
     def ingredient(self, value: int, path: Path) -> dfm.Ingredient:
         # BREAD is a placeholder for an unknown value; the problem already refuses the input
         return self.enum(value, _INGREDIENT_FROM_PROTO, dfm.Ingredient.BREAD, path,
-                         "an ingredient", f"one of {_INGREDIENT_NAMES}")
+                         NOT_AN_INGREDIENT, _INGREDIENT_VALUES, _INGREDIENT_ENUM)
 
     def ingredients(self, values: RepeatedScalarFieldContainer[int] | Sequence[int],
                     path: Path) -> tuple[dfm.Ingredient, ...]:
@@ -158,8 +170,8 @@ class _Reader(Reader):
         return tuple(self.tile(m, (*path, i)) for i, m in enumerate(messages))
 
     def mode(self, value: int, path: Path) -> dfm.Mode:
-        return self.enum(value, _MODE_FROM_PROTO, dfm.Mode.STANDARD, path, "a mode",
-                         "standard or young_shopper")
+        return self.enum(value, _MODE_FROM_PROTO, dfm.Mode.STANDARD, path, NOT_A_MODE,
+                         _MODE_VALUES, _MODE_ENUM)
 
     def challenge(self, message: board_pb2.Challenge, path: Path) -> dfm.Challenge:
         """The challenge; one that cannot be read stands in as one with its points only
@@ -194,8 +206,7 @@ class _Reader(Reader):
         if kind == "per_set":
             return dfm.PerSet(tuple(self.ingredients(s.ingredients, (*path, "sets", i))
                                     for i, s in enumerate(message.per_set.sets)), points)
-        self.problem((*path, "type"), "the challenge has no type; expected one of exact_count, "
-                     "forbidden, exact_count_any, exact_total, one_of_each, majority, per_set")
+        self.problem((*path, "type"), NO_CHALLENGE_TYPE(expected=_CHALLENGE_TYPES))
         return None
 
     def board(self, message: board_pb2.Board, path: Path,
@@ -228,10 +239,10 @@ class _Reader(Reader):
         if not message.candidates:
             return self.tile(message.tile, path) if message.HasField("tile") else None
         if doubts is None:
-            self.problem((*path, "candidates"), ONLY_SCORED)
+            self.problem((*path, "candidates"), ONLY_SCORED())
             return None
         if message.HasField("tile"):
-            self.problem(path, TILE_OR_CANDIDATES)
+            self.problem(path, TILE_OR_CANDIDATES())
         *_, row, col = path
         candidates = self.tiles(message.candidates, (*path, "candidates"))
         doubts.append(DoubtfulCell(int(row), int(col), candidates))
@@ -243,8 +254,8 @@ class _Reader(Reader):
                      for i, m in enumerate(messages))
 
     def action(self, value: int, path: Path) -> dfm.Action | None:
-        return self.enum(value, _ACTION_FROM_PROTO, None, path, "an action",
-                         "take, discard, reveal or none (the game is over)")
+        return self.enum(value, _ACTION_FROM_PROTO, None, path, NOT_AN_ACTION, _ACTION_VALUES,
+                         _ACTION_ENUM)
 
     def state(self, message: game_pb2.GameState, path: Path) -> dfm.GameState:
         """The state as sent; ``game_over`` is output only, so it is not read."""
@@ -277,8 +288,7 @@ class _Reader(Reader):
                                    self.tile(message.discard.tile, (*path, "tile")))
         if kind == "reveal":
             return dfm.RevealTiles(self.tiles(message.reveal.tiles, (*path, "tiles")))
-        self.problem((*path, "action"), "the move has no action; expected one of take, "
-                     "discard, reveal")
+        self.problem((*path, "action"), NO_MOVE_ACTION(expected=_MOVE_KINDS))
         return dfm.RevealTiles(())  # a placeholder; the problem already refuses the input
 
 

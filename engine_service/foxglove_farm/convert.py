@@ -87,7 +87,16 @@ from tabletop_rules.foxglove_farm.readings import (
     TownReadings,
     check_town_readings,
 )
-from tabletop_rules.problems import Path, PathPart, Problem, json_pointer
+from tabletop_rules.foxglove_farm._json import EXPECTED
+from tabletop_rules.foxglove_farm.game_checks import (
+    GAME_TOWN_CATALOG,
+    NO_ACTION,
+    TOO_MANY_ACTIONS,
+    TOO_MANY_READ,
+)
+from tabletop_rules.foxglove_farm.readings import COUNTED_TWICE, ONLY_SCORED
+from tabletop_rules.foxglove_farm.json_form import POSITION_OBJECT
+from tabletop_rules.problems import TOO_LONG, Path, PathPart, Problem, json_pointer, not_one_of
 from tabletop_rules.verdicts import Verdict
 
 from .. import wire
@@ -117,16 +126,14 @@ MAX_CATALOG_VERSION_LENGTH = 100
 """A catalog version is a short digest; a longer one is no version (the rules' message
 would quote it whole)."""
 
-ONLY_SCORED = ("only a town being scored may list candidates for a goods count; give the "
-               "count")
-COUNTED_TWICE = "a good is counted once: as a count, or as its candidates"
-
-GAME_TOWN_CATALOG = ("a game's buildings are defined once, in the state's \"catalog\"; a "
-                     "town in a game carries no catalog of its own")
+NOT_A_VARIANT = not_one_of("a variant")
+NOT_A_GOODS_TYPE = not_one_of("a goods type")
+NOT_A_SIDE = not_one_of("a side")
+NOT_A_PHASE = not_one_of("a phase")
 
 
-def _one_of(values: Sequence[Any]) -> str:
-    return "one of " + ", ".join(v.value for v in values)
+def _one_of(values: Sequence[Any]) -> tuple[str, ...]:
+    return tuple(v.value for v in values)
 
 
 _VARIANT_NAMES = _one_of(tuple(fox.Variant))
@@ -227,7 +234,7 @@ class _Reader(Reader):
         else:
             catalog, refused = game
             if struct is not None:
-                self.problem((*path, "catalog"), GAME_TOWN_CATALOG)
+                self.problem((*path, "catalog"), GAME_TOWN_CATALOG())
         known = _known_tiles(message.tiles, catalog, refused)
         tiles = known if known is not None else read_tiles(
             message.tiles, lambda tile, where: self.tile(tile, where, catalog, refused, doubts),
@@ -238,7 +245,7 @@ class _Reader(Reader):
                          complete=len(self.problems) == before and not unread)
 
     def variant(self, number: int, path: Path) -> fox.Variant:
-        return self.enum(number, _VARIANTS, fox.Variant.STANDARD, path, "a variant",
+        return self.enum(number, _VARIANTS, fox.Variant.STANDARD, path, NOT_A_VARIANT,
                          _VARIANT_NAMES, town_pb2.Variant)
 
     def tile(self, message: town_pb2.Tile, path: Path, catalog: fox.Catalog,
@@ -262,11 +269,11 @@ class _Reader(Reader):
             return Unread(position, goods) if building is None else fox.BuildingTile(
                 position, building, goods)
         if kind != "trail":
-            self.problem(path, ONE_KIND)
+            self.problem(path, ONE_KIND())
             return Unread(position)
         sides = self.sides(message.trail.sides, (*path, "trail"))
         if (message.HasField("goods") and message.goods.ListFields()) or message.doubtful_goods:
-            self.problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS)
+            self.problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS())
             return Unread(position)
         return Unread(position) if sides is None else fox.TrailTile(position, sides)
 
@@ -276,15 +283,15 @@ class _Reader(Reader):
         """``goods`` with each doubtful count at its likeliest candidate, the count read
         into ``doubts``; refused where none is given (not a town being scored)."""
         if doubts is None:
-            self.problem(path, ONLY_SCORED)
+            self.problem(path, ONLY_SCORED())
         doubtful: set[fox.Good] = set()
         for message in messages:
-            good = self.enum(message.good, _GOODS, None, path, "a goods type", _GOOD_NAMES,
+            good = self.enum(message.good, _GOODS, None, path, NOT_A_GOODS_TYPE, _GOOD_NAMES,
                              town_pb2.Good)
             if good is None:
                 continue
             if good in doubtful or goods.count(good):
-                self.problem((*path, good.value), COUNTED_TWICE)
+                self.problem((*path, good.value), COUNTED_TWICE())
                 continue
             doubtful.add(good)
             candidates = tuple(message.candidates)
@@ -297,7 +304,7 @@ class _Reader(Reader):
         """A trail's sides, up to the first that cannot be read (as the JSON reader does)."""
         sides = []
         for i, number in enumerate(numbers):
-            side = self.enum(number, _SIDES, None, (*path, i), "a side", _SIDE_NAMES,
+            side = self.enum(number, _SIDES, None, (*path, i), NOT_A_SIDE, _SIDE_NAMES,
                              town_pb2.Side)
             if side is None:
                 return None
@@ -315,13 +322,13 @@ class _Reader(Reader):
     def position(self, message: Message, field: str, path: Path) -> fox.Position:
         """The position in ``message``'s ``field``, which must be set."""
         if not message.HasField(field):
-            self.problem(path, 'expected a position object {"row", "col"}; got null')
+            self.problem(path, EXPECTED(what=POSITION_OBJECT.key, got="null"))
         end = getattr(message, field)
         return fox.Position(end.row, end.col)
 
     def good(self, number: int, path: Path) -> fox.Good:
         # WOOD stands in for an unreadable good: its problem already refuses the request
-        return self.enum(number, _GOODS, None, path, "a goods type", _GOOD_NAMES,
+        return self.enum(number, _GOODS, None, path, NOT_A_GOODS_TYPE, _GOOD_NAMES,
                          town_pb2.Good) or fox.Good.WOOD
 
     # -- the game: states, setups and actions -------------------------------------------
@@ -350,15 +357,14 @@ class _Reader(Reader):
         what the rules would refuse anyway (their checks then say nothing of them)."""
         if len(items) <= MAX_PARTS:
             return items
-        self.problem(path, f"at most {MAX_PARTS} {what} (a town has at most "
-                           f"{MAX_TILES} tiles); got {len(items)}")
+        self.problem(path, TOO_MANY_READ(what=what, limit=MAX_PARTS, tiles=MAX_TILES,
+                                         count=len(items)))
         self.unread.append(path)
         return ()
 
     def catalog_version(self, version: str, path: Path) -> str:
         if len(version) > MAX_CATALOG_VERSION_LENGTH:
-            self.problem(path, f"at most {MAX_CATALOG_VERSION_LENGTH} characters; got "
-                               f"{len(version)}")
+            self.problem(path, TOO_LONG(limit=MAX_CATALOG_VERSION_LENGTH, length=len(version)))
             self.unread.append(path)
         return version
 
@@ -367,14 +373,14 @@ class _Reader(Reader):
         the phase could not be read (they mean something only in their phase), and the
         towns that could not be read whole."""
         game = self.game_catalog(message, path)
-        phase = self.enum(message.phase, _PHASES, None, (*path, "phase"), "a phase",
+        phase = self.enum(message.phase, _PHASES, None, (*path, "phase"), NOT_A_PHASE,
                           _PHASE_NAMES, _PHASE_ENUM)
         players, towns = [], []
         for i, player in enumerate(message.players):
             where = (*path, "players", i)
             read = self.town(player.town, (*where, "town"), game)
             towns.append(read)
-            hauled = self.limited(player.hauled, (*where, "hauled"), "hauled huts")
+            hauled = self.limited(player.hauled, (*where, "hauled"), "hauled")
             players.append(Player(player.name, read.town, player.passed, player.done,
                                   player.runs, player.moved,
                                   frozenset(fox.Position(h.row, h.col) for h in hauled)))
@@ -418,8 +424,8 @@ class _Reader(Reader):
         rules' check leaves it alone (its problem already refuses the request)."""
         kind = message.WhichOneof("action")
         if kind is None:
-            self.problem((*path, "action"), "the action has no action; expected one of "
-                         + ", ".join(f.name for f in game_pb2.Action.DESCRIPTOR.fields))
+            self.problem((*path, "action"), NO_ACTION(
+                expected=tuple(f.name for f in game_pb2.Action.DESCRIPTOR.fields)))
             self.unread.append(path)
             return DrawTiles(())
         body = getattr(message, kind)
@@ -488,7 +494,7 @@ class _Reader(Reader):
     def payment(self, parts: Sequence[game_pb2.BuildingGoods], path: Path
                 ) -> tuple[Payment, ...]:
         return tuple(Payment(fox.Position(p.row, p.col), _goods_from(p.goods))
-                     for p in self.limited(parts, path, "payment parts"))
+                     for p in self.limited(parts, path, "payment"))
 
 
 def _known_tiles(messages: Sequence[town_pb2.Tile], catalog: fox.Catalog,
@@ -558,7 +564,7 @@ def _too_long(building: str, path: Path) -> Problem | None:
     """A building id longer than any (the rules' messages quote an id whole)."""
     if len(building) <= MAX_BUILDING_ID_LENGTH:
         return None
-    return Problem(path, f"at most {MAX_BUILDING_ID_LENGTH} characters; got {len(building)}")
+    return Problem(path, TOO_LONG(limit=MAX_BUILDING_ID_LENGTH, length=len(building)))
 
 
 def town_from_proto(message: town_pb2.Town) -> fox.Town:
@@ -649,8 +655,8 @@ def log_from_proto(setup_message: game_pb2.Setup, action_messages: Sequence[game
     setup = reader.setup(setup_message, ("setup",))
     actions: list[Action] = []
     if len(action_messages) > GAME.max_log_moves:
-        reader.problem(("actions",), f"at most {GAME.max_log_moves} actions (the limit); "
-                                     f"got {len(action_messages)}")
+        reader.problem(("actions",), TOO_MANY_ACTIONS(limit=GAME.max_log_moves,
+                                                      count=len(action_messages)))
     else:
         actions = [reader.action(m, ("actions", i), frozenset())
                    for i, m in enumerate(action_messages)]

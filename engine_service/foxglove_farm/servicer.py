@@ -65,7 +65,7 @@ class FoxgloveFarmServicer(service_grpc.FoxgloveFarmServiceServicer):
             plan = planner.plan_final_round(
                 town, deadline=deadline_of(context, self._limits).within(self._limits.plan_seconds))
         except planner.UnboundedPlanError as error:  # only a request catalog can cause it
-            raise InvalidInputError([Problem(("town", "catalog"), str(error))]) from None
+            raise InvalidInputError([Problem(("town", "catalog"), error.sentence)]) from None
         plan_made(plan.optimal)
         return service_pb2.PlanFinalRoundResponse(plan=convert.plan_to_proto(plan))
 

@@ -14,10 +14,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..messages import choice, template
 from ..problems import Problem
 from .model import GRID_SIZE, INGREDIENTS, FoodTile, Ingredient, Mode
-from .state import RULES_VERSION, Player
+from .state import RULES_VERSION, SEAT, Player
 from .validation import check_tile
+
+NO_MOVE_ACTION = template("DFM_NO_MOVE_ACTION", "the move has no action; expected one of "
+                                                "{expected}")
+"""Said by the engine's protobuf reader (a move whose oneof is unset); declared with the
+rules so that the gateway, which words a 422 detail again, knows it too."""
+SQUARE = choice("DFM_SQUARE", lambda p: str(p["line"]),
+                row="a row from 0 to {max}; got {value}",
+                col="a column from 0 to {max}; got {value}")
 
 
 def canonical_tile(tile: FoodTile) -> FoodTile:
@@ -96,12 +105,11 @@ def check_move(move: Move, player_count: int) -> list[Problem]:
                 for p in check_tile(tile)]
     problems = [p.under("tile") for p in check_tile(move.tile)]
     if not 0 <= move.player < player_count:
-        problems.append(Problem(("player",), f"a seat from 0 to {player_count - 1}; "
-                                f"got {move.player}"))
+        problems.append(Problem(("player",), SEAT(max=player_count - 1, seat=move.player)))
     if isinstance(move, TakeTile):
-        for field, label in (("row", "row"), ("col", "column")):
+        for field in ("row", "col"):
             value = getattr(move, field)
             if not 0 <= value < GRID_SIZE:
-                problems.append(Problem((field,), f"a {label} from 0 to {GRID_SIZE - 1}; "
-                                        f"got {value}"))
+                problems.append(Problem((field,), SQUARE(line=field, max=GRID_SIZE - 1,
+                                                         value=value)))
     return problems

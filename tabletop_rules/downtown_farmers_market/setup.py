@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from ..messages import template
 from ..problems import InvalidInputError, Problem
 from ..players import MAX_PLAYERS
 from .draft import DRAFT_RULE, FACE_UP, MIN_PLAYERS, TOTAL_TILES, Action
 from .moves import Setup
-from .state import GameState, check_rules_version, check_seats, vouch
+from .state import SEAT, GameState, check_rules_version, check_seats, vouch
 from .validation import check_tile
+
+GRID_NOT_EMPTY = template("DFM_GRID_NOT_EMPTY",
+                          "a game begins with empty grids; {player}'s holds {count} tiles")
+FACE_UP_COUNT = template(
+    "DFM_FACE_UP_COUNT", "a {mode} game begins with {want} tiles face up ({rule}); got {count}")
 
 
 def check_setup(setup: Setup) -> list[Problem]:
@@ -18,17 +24,15 @@ def check_setup(setup: Setup) -> list[Problem]:
     problems = check_seats(setup.mode, setup.players)
     n = len(setup.players)
     if MIN_PLAYERS <= n <= MAX_PLAYERS and not 0 <= setup.first_player < n:
-        problems.append(Problem(("first_player",), f"a seat from 0 to {n - 1}; "
-                                f"got {setup.first_player}"))
+        problems.append(Problem(("first_player",), SEAT(max=n - 1, seat=setup.first_player)))
     problems.extend(Problem(("players", i, "board", "grid"),
-                            f"a game begins with empty grids; {p.name}'s holds "
-                            f"{p.board.tile_count} tiles")
+                            GRID_NOT_EMPTY(player=p.name, count=p.board.tile_count))
                     for i, p in enumerate(setup.players) if p.board.tile_count)
     want = FACE_UP[setup.mode]
     if len(setup.face_up) != want:
-        problems.append(Problem(("face_up",), f"a {setup.mode.value} game begins with {want} "
-                                f"tiles face up ({DRAFT_RULE[setup.mode]}); "
-                                f"got {len(setup.face_up)}"))
+        problems.append(Problem(("face_up",), FACE_UP_COUNT(
+            mode=setup.mode.value, want=want, rule=DRAFT_RULE[setup.mode],
+            count=len(setup.face_up))))
     problems.extend(p.under("face_up", i) for i, tile in enumerate(setup.face_up)
                     for p in check_tile(tile))
     return problems

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..messages import choice, template
 from ..players import name_problems, seats_problem
 from ..problems import InvalidInputError, Problem
 from .challenges import Challenge, ExactCount, ExactCountAny, ExactTotal, Forbidden, PerSet
@@ -23,6 +24,43 @@ from .model import (
     Mode,
 )
 
+# The problems' sentences, each named by its code, its format fields its params.
+YOUNG_SHOPPER_CHALLENGES = template(
+    "DFM_YOUNG_SHOPPER_CHALLENGES",
+    "a young_shopper board has no challenges; leave this out or empty")
+CHALLENGE_COUNT = choice(
+    "DFM_CHALLENGE_COUNT", lambda p: str(p["line"]),
+    row="expected {size} challenges, one per row; got {count}",
+    column="expected {size} challenges, one per column; got {count}")
+ROW_COUNT = template("DFM_ROW_COUNT", "expected {size} rows; got {count}")
+ROW_LENGTH = template("DFM_ROW_LENGTH", "expected {size} spaces in row {row}; got {count}")
+SPACE_INGREDIENTS = template(
+    "DFM_SPACE_INGREDIENTS", "a Food tile shows {min} to {max} ingredients (DFM-R15); this "
+    "one has {count}; use null for an empty space")
+TILE_INGREDIENTS = template(
+    "DFM_TILE_INGREDIENTS", "a Food tile shows {min} to {max} ingredients (DFM-R15); this "
+    "one has {count}")
+CHALLENGE_POINTS = template("DFM_CHALLENGE_POINTS",
+                            "points must be from 0 to {max}; got {points}")
+NO_COUNTS = template("DFM_NO_COUNTS", "list at least one ingredient and its count")
+COUNT_LISTED_TWICE = template("DFM_COUNT_LISTED_TWICE", "listed twice")
+NO_FORBIDDEN = template("DFM_NO_FORBIDDEN", "list at least one forbidden ingredient")
+INGREDIENT_LISTED_TWICE = template("DFM_INGREDIENT_LISTED_TWICE",
+                                   "{ingredient:term} is listed twice")
+NO_SETS = template("DFM_NO_SETS", "list at least one set of ingredients")
+TOO_MANY_SETS = template("DFM_TOO_MANY_SETS", "at most {limit} sets (the limit); got {count}")
+SET_SIZE = template("DFM_SET_SIZE", "a set has 1 to {max} ingredients; got {count}")
+LINE_COUNT = template(
+    "DFM_LINE_COUNT", "must be from 1 to {max} (a line holds at most {max} ingredients); "
+    "got {count}")
+# Said by the engine's protobuf reader (engine_service/downtown_farmers_market/convert.py), declared with the rules so that the
+# gateway, which words a 422 detail again in the caller's language, knows them too.
+NO_CHALLENGE_TYPE = template("DFM_NO_CHALLENGE_TYPE",
+                             "the challenge has no type; expected one of {expected}")
+MODE_MISMATCH = choice(
+    "DFM_MODE_MISMATCH", lambda p: str(p["given"]),
+    game="the game is played in {expected} mode; this board is {mode}",
+    first="the first player's board is in {expected} mode; this board is {mode}")
 
 
 def check_board(board: Board) -> list[Problem]:
@@ -32,12 +70,11 @@ def check_board(board: Board) -> list[Problem]:
         challenges: tuple[Challenge, ...] = getattr(board, side)
         if board.mode is Mode.YOUNG_SHOPPER:
             if challenges:
-                problems.append(Problem((side,), "a young_shopper board has no challenges; "
-                                        "leave this out or empty"))
+                problems.append(Problem((side,), YOUNG_SHOPPER_CHALLENGES()))
             continue
         if len(challenges) != GRID_SIZE:
-            problems.append(Problem((side,), f"expected {GRID_SIZE} challenges, "
-                                    f"one per {side.split('_')[0]}; got {len(challenges)}"))
+            problems.append(Problem((side,), CHALLENGE_COUNT(
+                line=side.split("_")[0], size=GRID_SIZE, count=len(challenges))))
         for i, challenge in enumerate(challenges):
             found = check_challenge(challenge)
             if found:  # seldom: no generator for the others
@@ -56,20 +93,18 @@ def validate_board(board: Board) -> Board:
 def _check_grid(board: Board) -> list[Problem]:
     problems: list[Problem] = []
     if len(board.grid) != GRID_SIZE:
-        problems.append(Problem(("grid",), f"expected {GRID_SIZE} rows; got {len(board.grid)}"))
+        problems.append(Problem(("grid",), ROW_COUNT(size=GRID_SIZE, count=len(board.grid))))
     for r, row in enumerate(board.grid):
         if len(row) != GRID_SIZE:
-            problems.append(Problem(("grid", r), f"expected {GRID_SIZE} spaces in row {r + 1}; "
-                                    f"got {len(row)}"))
+            problems.append(Problem(("grid", r), ROW_LENGTH(size=GRID_SIZE, row=r + 1,
+                                                            count=len(row))))
         for c, tile in enumerate(row):
             if tile is None:
                 continue
             n = len(tile.ingredients)
             if not MIN_TILE_INGREDIENTS <= n <= MAX_TILE_INGREDIENTS:
-                problems.append(Problem(
-                    ("grid", r, c),
-                    f"a Food tile shows {MIN_TILE_INGREDIENTS} to {MAX_TILE_INGREDIENTS} "
-                    f"ingredients (DFM-R15); this one has {n}; use null for an empty space"))
+                problems.append(Problem(("grid", r, c), SPACE_INGREDIENTS(
+                    min=MIN_TILE_INGREDIENTS, max=MAX_TILE_INGREDIENTS, count=n)))
     return problems
 
 
@@ -78,52 +113,52 @@ def check_tile(tile: FoodTile) -> list[Problem]:
     n = len(tile.ingredients)
     if MIN_TILE_INGREDIENTS <= n <= MAX_TILE_INGREDIENTS:
         return []
-    return [Problem((), f"a Food tile shows {MIN_TILE_INGREDIENTS} to {MAX_TILE_INGREDIENTS} "
-                    f"ingredients (DFM-R15); this one has {n}")]
+    return [Problem((), TILE_INGREDIENTS(min=MIN_TILE_INGREDIENTS, max=MAX_TILE_INGREDIENTS,
+                                         count=n))]
 
 
 def check_challenge(challenge: Challenge) -> list[Problem]:
     """Every problem with one challenge's numbers and ingredients."""
     problems: list[Problem] = []
     if not 0 <= challenge.points <= MAX_CHALLENGE_POINTS:
-        problems.append(Problem(("points",), f"points must be from 0 to {MAX_CHALLENGE_POINTS}; "
-                                f"got {challenge.points}"))
+        problems.append(Problem(("points",), CHALLENGE_POINTS(max=MAX_CHALLENGE_POINTS,
+                                                              points=challenge.points)))
     if isinstance(challenge, ExactCount):
         if not challenge.counts:
-            problems.append(Problem(("counts",), "list at least one ingredient and its count"))
+            problems.append(Problem(("counts",), NO_COUNTS()))
         seen = set()
         for ingredient, n in challenge.counts:
             if ingredient in seen:
-                problems.append(Problem(("counts", ingredient.value), "listed twice"))
+                problems.append(Problem(("counts", ingredient.value), COUNT_LISTED_TWICE()))
             seen.add(ingredient)
             problems.extend(_line_count(("counts", ingredient.value), n))
     elif isinstance(challenge, Forbidden):
         if not challenge.ingredients:
-            problems.append(Problem(("ingredients",), "list at least one forbidden ingredient"))
+            problems.append(Problem(("ingredients",), NO_FORBIDDEN()))
         for i, ingredient in enumerate(challenge.ingredients):
             if ingredient in challenge.ingredients[:i]:
-                problems.append(Problem(("ingredients", i), f"{ingredient.value} is listed twice"))
+                problems.append(Problem(("ingredients", i),
+                                        INGREDIENT_LISTED_TWICE(ingredient=ingredient.value)))
     elif isinstance(challenge, ExactCountAny | ExactTotal):
         problems.extend(_line_count(("count",), challenge.count))
     elif isinstance(challenge, PerSet):
         if not challenge.sets:
-            problems.append(Problem(("sets",), "list at least one set of ingredients"))
+            problems.append(Problem(("sets",), NO_SETS()))
         if len(challenge.sets) > MAX_SETS:
-            problems.append(Problem(("sets",), f"at most {MAX_SETS} sets (the limit); "
-                                    f"got {len(challenge.sets)}"))
+            problems.append(Problem(("sets",), TOO_MANY_SETS(limit=MAX_SETS,
+                                                             count=len(challenge.sets))))
             return problems
         for i, ingredients in enumerate(challenge.sets):
             if not 1 <= len(ingredients) <= MAX_LINE_INGREDIENTS:
-                problems.append(Problem(("sets", i), f"a set has 1 to {MAX_LINE_INGREDIENTS} "
-                                        f"ingredients; got {len(ingredients)}"))
+                problems.append(Problem(("sets", i), SET_SIZE(max=MAX_LINE_INGREDIENTS,
+                                                              count=len(ingredients))))
     return problems
 
 
 def _line_count(path: tuple[str, ...], n: int) -> list[Problem]:
     if 1 <= n <= MAX_LINE_INGREDIENTS:
         return []
-    return [Problem(path, f"must be from 1 to {MAX_LINE_INGREDIENTS} (a line holds at most "
-                    f"{MAX_LINE_INGREDIENTS} ingredients); got {n}")]
+    return [Problem(path, LINE_COUNT(max=MAX_LINE_INGREDIENTS, count=n))]
 
 
 def check_players(players: Sequence[tuple[str, Board]], mode: Mode | None = None
@@ -132,15 +167,14 @@ def check_players(players: Sequence[tuple[str, Board]], mode: Mode | None = None
     first board's)."""
     problems: list[Problem] = []
     expected = mode or (players[0][1].mode if players else Mode.STANDARD)
-    setting = (f"the game is played in {expected.value} mode" if mode else
-               f"the first player's board is in {expected.value} mode")
+    given = "game" if mode else "first"
     seats = seats_problem(len(players))
     if seats is not None:
         problems.append(seats)
     problems.extend(name_problems([name for name, _ in players]))
     for i, (_, board) in enumerate(players):
         if board.mode is not expected:
-            problems.append(Problem(("players", i, "board", "mode"),
-                                    f"{setting}; this board is {board.mode.value}"))
+            problems.append(Problem(("players", i, "board", "mode"), MODE_MISMATCH(
+                given=given, expected=expected.value, mode=board.mode.value)))
         problems.extend(p.under("players", i, "board") for p in check_board(board))
     return problems

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
+from ..messages import template
 from ..problems import InvalidInputError, Path, Problem
 from .effects import Convert, ConvertDistinct, Effect, Phase, ProcessingEffect
 from .model import Good, Goods
@@ -141,12 +142,15 @@ def builtin_catalog() -> Catalog:
         raise RuntimeError(f"catalog.json is invalid: {error}") from error
 
 
+UNDOCUMENTED = template(
+    "FF_UNDOCUMENTED_BUILDING", "{quoted} ({name}) is named in the rulebook but its effects are "
+    "not printed there, so it cannot be refereed as is; define it in this request's "
+    "\"catalog\", for example \"catalog\": {{\"{building}\": {{\"slots\": 3, \"effects\": "
+    "[{{\"kind\": \"gain\", \"when\": \"production\", \"goods\": {{\"wheat\": 1}}}}]}}}} "
+    "with the printed tile's slots and effects (format: {doc})")
+
+
 def undocumented_problem(building: Building, path: Path) -> Problem:
     """The Problem for a town that uses a building the rulebook does not describe."""
-    return Problem(path, (
-        f"{building.id!r} ({building.name}) is named in the rulebook but its effects are "
-        f"not printed there, so it cannot be refereed as is; define it in this request's "
-        f"\"catalog\", for example \"catalog\": {{\"{building.id}\": {{\"slots\": 3, "
-        f"\"effects\": [{{\"kind\": \"gain\", \"when\": \"production\", \"goods\": "
-        f"{{\"wheat\": 1}}}}]}}}} with the printed tile's slots and effects "
-        f"(format: {CATALOG_DOC})"))
+    return Problem(path, UNDOCUMENTED(quoted=repr(building.id), name=building.name,
+                                      building=building.id, doc=CATALOG_DOC))

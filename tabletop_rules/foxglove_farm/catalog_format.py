@@ -19,8 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..messages import template
 from ..problems import InvalidInputError, Path, Problem, quoted
 from ._json import (
+    EXPECTED_TRUE_OR_FALSE,
+    noun,
     read_choice,
     read_goods,
     read_int,
@@ -47,14 +50,56 @@ from .effect_format import effect_to_dict, parse_effects
 from .effects import Convert, Effect
 from .model import NO_GOODS, Good, Goods
 
+CATALOG_FILE = noun("CATALOG_FILE", "a catalog file object")
+DEFINITIONS = noun("DEFINITIONS", "an object of building definitions by id")
+THE_FIELD = noun("THE_FIELD", "the {field} field")
+A_SOURCE = noun("SOURCE", "a source")
+DEFINITION_OBJECT = noun("DEFINITION_OBJECT", "a building definition object")
+A_DEFINITION = noun("DEFINITION", "a building definition")
+A_STATUS = noun("STATUS", "a status")
+TILE_NAME = noun("TILE_NAME", "the tile's name")
+TILE_TEXT = noun("TILE_TEXT", "the tile's printed text")
+TIER_LIST = noun("TIER_LIST", f"a list of tiers ({', '.join(TIERS)})")
+A_TIER = noun("TIER", "a tier")
+
+# The problems' sentences, each named by its code, its format fields its params.
+GIVE_BUILDINGS = template("FF_GIVE_BUILDINGS", "give the buildings")
+TOO_MANY_DEFINITIONS = template("FF_TOO_MANY_DEFINITIONS",
+                                "at most {limit} definitions; got {count}")
+NOT_A_BUILDING_ID = template(
+    "FF_NOT_A_BUILDING_ID", "{building} is not a building id: use the tile's name in "
+    "snake_case, apostrophes dropped (e.g. haulers_hut), at most {max} characters")
+STATUS_IN_REQUEST = template(
+    "FF_STATUS_IN_REQUEST", "a request defines a building fully; leave status out (or "
+    "\"documented\")")
+GIVE_SLOTS = template("FF_GIVE_SLOTS", "give the tile's number of goods slots")
+GIVE_EFFECTS = template("FF_GIVE_EFFECTS",
+                        "list the tile's effects (an empty list for none; format: {doc})")
+UNDOCUMENTED_FIELD = template(
+    "FF_UNDOCUMENTED_FIELD", "an undocumented building has no {field}; mark it documented to "
+    "give them")
+CONVERSION_GROWS = template(
+    "FF_CONVERSION_GROWS", "a conversion may not make more goods than it spends (processing "
+    "would never end)")
+CONVERSIONS_CYCLE = template(
+    "FF_CONVERSIONS_CYCLE", "these conversions turn goods back into a type they came from "
+    "without using any up, so processing would never end")
+UNBOUNDED_PLAN = template(
+    "FF_UNBOUNDED_PLAN", "the final round's score is unbounded: conversions on different "
+    "buildings turn goods back into a type they came from and score each time "
+    "(FF-R4, FF-R15)")
+"""What planning the final round finds of a request catalog whose conversions on
+different buildings make a loop (:class:`.planner.UnboundedPlanError`): said by the
+planner, declared here with the catalog's other checks so the gateway knows it too."""
+
 
 def read_catalog_file(data: object) -> Catalog:
     """A whole catalog in the file format of ``catalog.json``: ``{"buildings": {id:
     definition}}``, where a definition may be ``"status": "undocumented"``."""
     problems: list[Problem] = []
-    obj = read_object(data, (), problems, "a catalog file object")
+    obj = read_object(data, (), problems, CATALOG_FILE)
     if obj is None or "buildings" not in obj:
-        raise InvalidInputError(problems or [Problem(("buildings",), "give the buildings")])
+        raise InvalidInputError(problems or [Problem(("buildings",), GIVE_BUILDINGS())])
     return Catalog(_parse_definitions(obj["buildings"], None, ("buildings",), builtin=True))
 
 
@@ -80,17 +125,17 @@ _FIELDS = ("name", "status", "tiers", "slots", "cost", "effects", "expert", "tex
 def _parse_definitions(data: object, base: Catalog | None, path: Path,
                        builtin: bool) -> dict[str, Building]:
     problems: list[Problem] = []
-    obj = read_object(data, path, problems, "an object of building definitions by id")
+    obj = read_object(data, path, problems, DEFINITIONS)
     definitions: dict[str, Building] = {}
     if obj is not None and len(obj) > MAX_DEFINITIONS:
-        problems.append(Problem(path, f"at most {MAX_DEFINITIONS} definitions; got {len(obj)}"))
+        problems.append(Problem(path, TOO_MANY_DEFINITIONS(limit=MAX_DEFINITIONS,
+                                                           count=len(obj))))
         obj = None
     for building_id, raw in (obj or {}).items():
         where = (*path, building_id)
         if not _valid_id(building_id):
-            problems.append(Problem(where, f"{quoted(building_id)} is not a building id: use the "
-                                    "tile's name in snake_case, apostrophes dropped "
-                                    "(e.g. haulers_hut), at most 40 characters"))
+            problems.append(Problem(where, NOT_A_BUILDING_ID(building=quoted(building_id),
+                                                             max=MAX_ID_LENGTH)))
             continue
         previous = base.get(building_id) if base is not None else None
         building = _parse_definition(building_id, raw, previous, where, problems, builtin)
@@ -112,9 +157,9 @@ def _split(raw: Any, name: str, path: Path, problems: list[Problem],
     """A field's value and provenance, from ``value`` or ``{"value", "source", "note"}``."""
     if not (isinstance(raw, Mapping) and "value" in raw):
         return raw, Provenance(default_source)
-    unknown_keys(raw, ("value", "source", "note"), path, problems, f"the {name} field")
+    unknown_keys(raw, ("value", "source", "note"), path, problems, THE_FIELD, field=name)
     source = read_choice(raw.get("source", default_source), (*path, "source"), problems,
-                         SOURCES, "a source")
+                         SOURCES, A_SOURCE)
     note = read_str(raw.get("note", ""), (*path, "note"), problems, max_length=500)
     if source is None or note is None:
         return raw["value"], None
@@ -123,30 +168,29 @@ def _split(raw: Any, name: str, path: Path, problems: list[Problem],
 
 def _parse_definition(building_id: str, raw: object, previous: Building | None, path: Path,
                       problems: list[Problem], builtin: bool) -> Building | None:
-    obj = read_object(raw, path, problems, "a building definition object")
+    obj = read_object(raw, path, problems, DEFINITION_OBJECT)
     if obj is None:
         return None
     before = len(problems)
-    unknown_keys(obj, _FIELDS, path, problems, "a building definition")
+    unknown_keys(obj, _FIELDS, path, problems, A_DEFINITION)
     default_source = "rulebook" if builtin else "request"
 
     status = obj.get("status", "documented")
     if builtin:
         status = read_choice(status, (*path, "status"), problems,
-                             ("documented", "undocumented"), "a status")
+                             ("documented", "undocumented"), A_STATUS)
     elif status != "documented":
-        problems.append(Problem((*path, "status"), "a request defines a building fully; "
-                                "leave status out (or \"documented\")"))
+        problems.append(Problem((*path, "status"), STATUS_IN_REQUEST()))
     documented = status == "documented"
     patching = previous is not None and previous.documented and not builtin
 
     name = read_str(obj.get("name", previous.name if previous else _title(building_id)),
-                    (*path, "name"), problems, "the tile's name", 100)
+                    (*path, "name"), problems, TILE_NAME, 100)
     text = read_str(obj.get("text", previous.text if patching and previous else ""),
-                    (*path, "text"), problems, "the tile's printed text", 1000)
+                    (*path, "text"), problems, TILE_TEXT, 1000)
     expert_raw = obj.get("expert", previous.expert if previous else False)
     if not isinstance(expert_raw, bool):
-        problems.append(Problem((*path, "expert"), "expected true or false"))
+        problems.append(Problem((*path, "expert"), EXPECTED_TRUE_OR_FALSE()))
 
     provenance: dict[str, Provenance] = dict(previous.provenance) if previous else {}
     values: dict[str, Any] = {}
@@ -169,7 +213,7 @@ def _parse_definition(building_id: str, raw: object, previous: Building | None, 
         if "slots" in values:
             slots = read_int(values["slots"], (*path, "slots"), problems, 0, MAX_SLOTS)
         elif not patching:
-            problems.append(Problem((*path, "slots"), "give the tile's number of goods slots"))
+            problems.append(Problem((*path, "slots"), GIVE_SLOTS()))
         if "cost" in values:
             cost = read_goods(values["cost"], (*path, "cost"), problems, MAX_GOODS_PER_TYPE)
         elif not patching:
@@ -177,15 +221,13 @@ def _parse_definition(building_id: str, raw: object, previous: Building | None, 
         if "effects" in values:
             effects = parse_effects(values["effects"], (*path, "effects"), problems)
         elif not patching:
-            problems.append(Problem((*path, "effects"), "list the tile's effects "
-                                    f"(an empty list for none; format: {CATALOG_DOC})"))
+            problems.append(Problem((*path, "effects"), GIVE_EFFECTS(doc=CATALOG_DOC)))
         if effects:
             problems.extend(_check_processing_terminates(effects, (*path, "effects")))
     else:
         for name_ in ("slots", "cost", "effects"):
             if name_ in obj:
-                problems.append(Problem((*path, name_), "an undocumented building has no "
-                                        f"{name_}; mark it documented to give them"))
+                problems.append(Problem((*path, name_), UNDOCUMENTED_FIELD(field=name_)))
 
     if len(problems) > before:
         return None
@@ -200,10 +242,10 @@ def _title(building_id: str) -> str:
 
 
 def _parse_tiers(value: object, path: Path, problems: list[Problem]) -> frozenset[str] | None:
-    items = read_list(value, path, problems, f"a list of tiers ({', '.join(TIERS)})")
+    items = read_list(value, path, problems, TIER_LIST)
     if items is None:
         return None
-    tiers = [read_choice(t, (*path, i), problems, TIERS, "a tier") for i, t in enumerate(items)]
+    tiers = [read_choice(t, (*path, i), problems, TIERS, A_TIER) for i, t in enumerate(items)]
     if None in tiers:
         return None
     return frozenset(t for t in tiers if t is not None)
@@ -219,15 +261,12 @@ def _check_processing_terminates(effects: tuple[Effect, ...], path: Path) -> lis
         if not isinstance(effect, Convert):
             continue
         if effect.goods.total > effect.inputs.total:
-            problems.append(Problem((*path, i, "goods"), "a conversion may not make more "
-                                    "goods than it spends (processing would never end)"))
+            problems.append(Problem((*path, i, "goods"), CONVERSION_GROWS()))
         elif effect.goods.total == effect.inputs.total:
             for source in effect.inputs.types:
                 edges.setdefault(source, set()).update(effect.goods.types)
     if _has_cycle(edges):
-        problems.append(Problem(path, "these conversions turn goods back into a type they "
-                                "came from without using any up, so processing would never "
-                                "end"))
+        problems.append(Problem(path, CONVERSIONS_CYCLE()))
     return problems
 
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from ..messages import choice
+from ..messages import Sentence, choice
 
 A_SPACES = {1: 6, 2: 6, 3: 7, 4: 8}
 """A (later B) spaces by number of players (FF-R13); a solo game uses 6 (FF-R20)."""
@@ -128,7 +128,7 @@ class Refill(NamedTuple):
     ``problem`` is ``(index in the drawn tiles or None for all of them, message)``."""
 
     spaces: Spaces
-    problem: tuple[int | None, str] | None
+    problem: tuple[int | None, Sentence] | None
 
 
 def refill(spaces: Spaces, drawn: Sequence[str], stack_left: int) -> Refill:

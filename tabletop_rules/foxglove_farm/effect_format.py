@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..messages import choice, template
 from ..problems import Path, Problem
 from ._json import (
+    noun,
     read_choice,
     read_good,
     read_goods,
@@ -51,14 +53,36 @@ _WHEN: dict[str, tuple[str, ...]] = {
     "bonus_if_held": ("production", "end_game"),
 }
 
+EFFECTS = noun("EFFECTS", "a list of effects")
+EFFECT_OBJECT = noun("EFFECT_OBJECT", "an effect object")
+EFFECT_KIND = noun("EFFECT_KIND", "an effect kind")
+KIND_EFFECT = noun("KIND_EFFECT", "a {kind} effect")
+RULE_ID = noun("RULE_ID", "a rule id")
+PHASE_FOR = noun("PHASE_FOR", "a phase for {kind}")
+BUNDLES = noun("BUNDLES", "a list of goods objects to choose from")
+
+# The problems' sentences, each named by its code, its format fields its params.
+TOO_MANY_EFFECTS = template("FF_TOO_MANY_EFFECTS", "at most {limit} effects; got {count}")
+GIVE_GOODS_FOR = template("FF_GIVE_GOODS_FOR", "give the goods for {kind}")
+GIVE_A_GOOD = template("FF_GIVE_A_GOOD", "give at least one good")
+GAINS_NOTHING = choice(
+    "FF_GAINS_NOTHING", lambda p: str(p["kind"]),
+    gain="a gain gains goods or points; give one",
+    gain_per_held="gain_per_held gains goods or points; give one",
+    convert="a conversion gains goods or points; give one")
+END_GAME_GOODS = template("FF_END_GAME_GOODS",
+                          "at the end of the game an effect gains points only")
+ONE_GAIN = template("FF_ONE_GAIN", "give one of goods, one_of or any_one_type; got {given:and}")
+BUNDLE_COUNT = template("FF_BUNDLE_COUNT", "give 2 to 10 bundles to choose from")
+
 
 def parse_effects(value: object, path: Path, problems: list[Problem],
                    ) -> tuple[Effect, ...] | None:
-    items = read_list(value, path, problems, "a list of effects")
+    items = read_list(value, path, problems, EFFECTS)
     if items is None:
         return None
     if len(items) > MAX_EFFECTS:
-        problems.append(Problem(path, f"at most {MAX_EFFECTS} effects; got {len(items)}"))
+        problems.append(Problem(path, TOO_MANY_EFFECTS(limit=MAX_EFFECTS, count=len(items))))
         return None
     effects = [parse_effect(item, (*path, i), problems) for i, item in enumerate(items)]
     if any(e is None for e in effects):
@@ -68,21 +92,21 @@ def parse_effects(value: object, path: Path, problems: list[Problem],
 
 def parse_effect(value: object, path: Path, problems: list[Problem]) -> Effect | None:
     """One effect from its JSON form, or ``None`` with the problems recorded."""
-    obj = read_object(value, path, problems, "an effect object")
+    obj = read_object(value, path, problems, EFFECT_OBJECT)
     if obj is None:
         return None
     kind = read_choice(obj.get("kind"), (*path, "kind"), problems, _EFFECT_FIELDS,
-                       "an effect kind")
+                       EFFECT_KIND)
     if kind is None:
         return None
     before = len(problems)
     unknown_keys(obj, ("kind", "rule", *_EFFECT_FIELDS[kind]), path, problems,
-                 f"a {kind} effect")
-    rule = read_str(obj.get("rule", ""), (*path, "rule"), problems, "a rule id", 60) or ""
+                 KIND_EFFECT, kind=kind)
+    rule = read_str(obj.get("rule", ""), (*path, "rule"), problems, RULE_ID, 60) or ""
     phase = Phase.PROCESSING
     if kind in _WHEN:
         when = read_choice(obj.get("when"), (*path, "when"), problems, _WHEN[kind],
-                           f"a phase for {kind}")
+                           PHASE_FOR, kind=kind)
         phase = Phase(when) if when else Phase.PRODUCTION
 
     def points(low: int = -MAX_POINTS, default: int | None = 0) -> int:
@@ -94,11 +118,11 @@ def parse_effect(value: object, path: Path, problems: list[Problem]) -> Effect |
     def goods(key: str, minimum_total: int = 0) -> Goods:
         if key not in obj:
             if minimum_total:
-                problems.append(Problem((*path, key), f"give the goods for {kind}"))
+                problems.append(Problem((*path, key), GIVE_GOODS_FOR(kind=kind)))
             return NO_GOODS
         got = read_goods(obj[key], (*path, key), problems, MAX_GOODS_PER_TYPE)
         if got is not None and got.total < minimum_total:
-            problems.append(Problem((*path, key), "give at least one good"))
+            problems.append(Problem((*path, key), GIVE_A_GOOD()))
         return got or NO_GOODS
 
     def count(key: str, low: int, high: int, default: int | None = None) -> int:
@@ -115,22 +139,21 @@ def parse_effect(value: object, path: Path, problems: list[Problem]) -> Effect |
         options = _gain_options(obj, path, problems)
         effect = Gain(phase, options, points(), rule)
         if not effect.depicts and not effect.points:
-            problems.append(Problem(path, "a gain gains goods or points; give one"))
+            problems.append(Problem(path, GAINS_NOTHING(kind=kind)))
     elif kind == "gain_per_held":
         effect = GainPerHeld(phase, held(), count("per", 1, MAX_SLOTS, 1), goods("goods"),
                              points(), rule)
         if not effect.goods and not effect.points:
-            problems.append(Problem(path, "gain_per_held gains goods or points; give one"))
+            problems.append(Problem(path, GAINS_NOTHING(kind=kind)))
         if effect.goods and phase is Phase.END_GAME:
-            problems.append(Problem((*path, "goods"), "at the end of the game an effect "
-                                    "gains points only"))
+            problems.append(Problem((*path, "goods"), END_GAME_GOODS()))
     elif kind == "bonus_if_held":
         effect = BonusIfHeld(phase, held(), count("at_least", 1, MAX_SLOTS),
                              points(default=None), rule)
     elif kind == "convert":
         effect = Convert(goods("inputs", minimum_total=1), goods("goods"), points(0), rule)
         if not effect.goods and not effect.points:
-            problems.append(Problem(path, "a conversion gains goods or points; give one"))
+            problems.append(Problem(path, GAINS_NOTHING(kind=kind)))
     elif kind == "convert_distinct":
         effect = ConvertDistinct(count("count", 1, len(GOODS)), points(0, default=None), rule)
     elif kind == "per_building_via_trails":
@@ -148,16 +171,14 @@ def _gain_options(obj: Mapping[str, Any], path: Path, problems: list[Problem],
                   ) -> tuple[Goods, ...]:
     given = [key for key in ("goods", "one_of", "any_one_type") if key in obj]
     if len(given) > 1:
-        problems.append(Problem(path, f"give one of goods, one_of or any_one_type; got "
-                                f"{' and '.join(given)}"))
+        problems.append(Problem(path, ONE_GAIN(given=tuple(given))))
         return (NO_GOODS,)
     if "one_of" in obj:
-        items = read_list(obj["one_of"], (*path, "one_of"), problems,
-                          "a list of goods objects to choose from")
+        items = read_list(obj["one_of"], (*path, "one_of"), problems, BUNDLES)
         if items is None:
             return (NO_GOODS,)
         if not 2 <= len(items) <= 10:
-            problems.append(Problem((*path, "one_of"), "give 2 to 10 bundles to choose from"))
+            problems.append(Problem((*path, "one_of"), BUNDLE_COUNT()))
         options = [read_goods(item, (*path, "one_of", i), problems, MAX_GOODS_PER_TYPE)
                    for i, item in enumerate(items)]
         return tuple(o for o in options if o is not None) or (NO_GOODS,)

@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..messages import choice, template
 from ..problems import InvalidInputError, Path, Problem
 from ._json import (
+    noun,
     read_choice,
     read_good,
     read_goods,
@@ -46,6 +48,7 @@ from .routes import route_to_list
 from .scoring import TownScore
 from .town import MAX_COORDINATE, MAX_GOODS_COUNT, check_town
 from .transcription import (
+    BOTH_KINDS,
     ONE_KIND,
     TRAIL_HOLDS_NO_GOODS,
     ReadTiles,
@@ -62,6 +65,34 @@ _TILE_FIELDS = ("row", "col", "building", "trail", "goods")
 _MOVE_FIELDS = ("good", "count", "from", "to")
 _NOWHERE = Position(0, 0)
 """Stands in for a position that could not be read (its problem already refuses it)."""
+
+TOWN_OBJECT = noun("TOWN_OBJECT", "a town object")
+A_TOWN = noun("TOWN", "a town")
+A_VARIANT = noun("VARIANT", "a variant")
+TILES = noun("TILES", "a list of tiles")
+TILE_OBJECT = noun("TILE_OBJECT", "a tile object")
+A_TILE = noun("TILE", "a tile")
+BUILDING_ID = noun("BUILDING_ID", "a building id")
+OPEN_SIDES = noun("OPEN_SIDES", "a list of open sides (N, E, S, W)")
+A_SIDE = noun("SIDE", "a side")
+POSITION_OBJECT = noun("POSITION_OBJECT", 'a position object {{"row", "col"}}')
+A_POSITION = noun("POSITION", "a position")
+MOVE_OBJECT = noun("MOVE_OBJECT", "a move object")
+A_MOVE = noun("MOVE", "a move")
+TRANSPORT_OBJECT = noun("TRANSPORT_OBJECT", 'an object with "town" and "move"')
+TRANSPORT_REQUEST = noun("TRANSPORT_REQUEST", "a transport request")
+RANK_OBJECT = noun("RANK_OBJECT", 'an object with "players"')
+PLAYERS = noun("PLAYERS", "a list of players")
+RANK_REQUEST = noun("RANK_REQUEST", "a rank request")
+PLAYER_OBJECT = noun("PLAYER_OBJECT", 'a player object {{"name", "town"}}')
+A_PLAYER = noun("PLAYER", "a player")
+A_NAME = noun("NAME", "a name")
+
+# The problems' sentences, each named by its code, its format fields its params.
+NO_TILES = template("FF_NO_TILES",
+                    "list the town's tiles (at least the starting tile's forest and mine)")
+GIVE_COORDINATE = choice("FF_GIVE_COORDINATE", lambda p: str(p["key"]),
+                         row="give the tile's row", col="give the tile's col")
 
 
 def _raise(problems: list[Problem], path: Path) -> None:
@@ -91,20 +122,19 @@ def parse_town(data: object, *, catalog: Catalog | None = None, path: Path = ())
 
 def _read_town(data: object, base: Catalog, problems: list[Problem]
                ) -> tuple[Town, ReadTiles] | None:
-    obj = read_object(data, (), problems, "a town object")
+    obj = read_object(data, (), problems, TOWN_OBJECT)
     if obj is None:
         return None
-    unknown_keys(obj, _TOWN_FIELDS, (), problems, "a town")
+    unknown_keys(obj, _TOWN_FIELDS, (), problems, A_TOWN)
     variant = read_choice(obj.get("variant", "standard"), ("variant",), problems,
-                          (v.value for v in Variant), "a variant")
+                          (v.value for v in Variant), A_VARIANT)
     score_track = read_whole(obj.get("score_track", 0), ("score_track",), problems, 0,
                              MAX_SCORE_TRACK)
     catalog, refused = town_catalog(obj.get("catalog"), base, (), problems)
     if "tiles" not in obj:
-        problems.append(Problem(("tiles",), "list the town's tiles (at least the starting "
-                                "tile's forest and mine)"))
+        problems.append(Problem(("tiles",), NO_TILES()))
         return None
-    raw_tiles = read_list(obj["tiles"], ("tiles",), problems, "a list of tiles")
+    raw_tiles = read_list(obj["tiles"], ("tiles",), problems, TILES)
     if raw_tiles is None:
         return None
     tiles = read_tiles(
@@ -116,24 +146,24 @@ def _read_town(data: object, base: Catalog, problems: list[Problem]
 
 def _read_tile(raw: object, path: Path, catalog: Catalog, refused: frozenset[str],
                problems: list[Problem]) -> Tile | Unread | None:
-    obj = read_object(raw, path, problems, "a tile object")
+    obj = read_object(raw, path, problems, TILE_OBJECT)
     if obj is None:
         return None
     before = len(problems)
-    unknown_keys(obj, _TILE_FIELDS, path, problems, "a tile")
+    unknown_keys(obj, _TILE_FIELDS, path, problems, A_TILE)
     position, placed = _read_square(obj, path, problems)
     has_building, has_trail = "building" in obj, "trail" in obj
     if has_building == has_trail:
-        problems.append(Problem(path, ONE_KIND + (", not both" if has_building else "")))
+        problems.append(Problem(path, BOTH_KINDS() if has_building else ONE_KIND()))
         return Unread(position, placed=placed)
     if has_trail:
         sides = _read_sides(obj["trail"], (*path, "trail"), problems)
         if "goods" in obj and obj["goods"] not in (None, {}):
-            problems.append(Problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS))
+            problems.append(Problem((*path, "goods"), TRAIL_HOLDS_NO_GOODS()))
         if sides is None or len(problems) > before:
             return Unread(position, placed=placed)
         return TrailTile(position, sides)
-    building_id = read_str(obj["building"], (*path, "building"), problems, "a building id",
+    building_id = read_str(obj["building"], (*path, "building"), problems, BUILDING_ID,
                            max_length=None)
     building = None if building_id is None else find_building(
         building_id, catalog, refused, (*path, "building"), problems)
@@ -149,12 +179,12 @@ def _read_tile(raw: object, path: Path, catalog: Catalog, refused: frozenset[str
 
 
 def _read_sides(value: object, path: Path, problems: list[Problem]) -> frozenset[Side] | None:
-    items = read_list(value, path, problems, "a list of open sides (N, E, S, W)")
+    items = read_list(value, path, problems, OPEN_SIDES)
     if items is None:
         return None
     sides: list[Side] = []
     for i, item in enumerate(items):
-        name = read_choice(item, (*path, i), problems, (s.value for s in SIDES), "a side")
+        name = read_choice(item, (*path, i), problems, (s.value for s in SIDES), A_SIDE)
         if name is None:
             return None
         sides.append(Side(name))
@@ -179,7 +209,7 @@ def _read_square(obj: Mapping[str, Any], path: Path, problems: list[Problem]
 def _coordinate(obj: Mapping[str, Any], key: str, path: Path,
                 problems: list[Problem]) -> int | None:
     if key not in obj:
-        problems.append(Problem((*path, key), f"give the tile's {key}"))
+        problems.append(Problem((*path, key), GIVE_COORDINATE(key=key)))
         return None
     return read_whole(obj[key], (*path, key), problems, -MAX_COORDINATE, MAX_COORDINATE)
 
@@ -195,10 +225,10 @@ def parse_position(data: object, path: Path, problems: list[Problem]) -> Positio
 
 def _read_end(data: object, path: Path, problems: list[Problem]) -> Position:
     """A move's ``from`` or ``to``; a placeholder stands in for what cannot be read."""
-    obj = read_object(data, path, problems, "a position object {\"row\", \"col\"}")
+    obj = read_object(data, path, problems, POSITION_OBJECT)
     if obj is None:
         return _NOWHERE
-    unknown_keys(obj, ("row", "col"), path, problems, "a position")
+    unknown_keys(obj, ("row", "col"), path, problems, A_POSITION)
     return _read_position(obj, path, problems)
 
 
@@ -252,10 +282,10 @@ def parse_move(data: object, path: Path = ()) -> Move:
 def _read_move(data: object, problems: list[Problem]) -> Move | None:
     """The move as written; a part that cannot be read stands in with a placeholder, so
     the rules still check the rest."""
-    obj = read_object(data, (), problems, "a move object")
+    obj = read_object(data, (), problems, MOVE_OBJECT)
     if obj is None:
         return None
-    unknown_keys(obj, _MOVE_FIELDS, (), problems, "a move")
+    unknown_keys(obj, _MOVE_FIELDS, (), problems, A_MOVE)
     good = read_good(obj.get("good"), ("good",), problems) or Good.WOOD
     count = read_whole(obj.get("count", 1), ("count",), problems, 1, MAX_MOVE_COUNT)
     origin, destination = (_read_end(obj.get(key), (key,), problems) for key in ("from", "to"))
@@ -265,10 +295,10 @@ def _read_move(data: object, problems: list[Problem]) -> Move | None:
 def parse_transport_request(data: object) -> tuple[Town, Move]:
     """The ``/transport/validate`` body ``{"town", "move"}``, every problem at once."""
     problems: list[Problem] = []
-    obj = read_object(data, (), problems, "an object with \"town\" and \"move\"")
+    obj = read_object(data, (), problems, TRANSPORT_OBJECT)
     town = move = None
     if obj is not None:
-        unknown_keys(obj, ("town", "move"), (), problems, "a transport request")
+        unknown_keys(obj, ("town", "move"), (), problems, TRANSPORT_REQUEST)
         try:
             town = parse_town(obj.get("town"), path=("town",))
         except InvalidInputError as error:
@@ -305,11 +335,11 @@ def parse_players(data: object, *, catalog: Catalog | None = None) -> list[tuple
     """The ``/rank`` body ``{"players": [{"name", "town"}, ...]}`` (1 to 4 players with
     distinct names)."""
     problems: list[Problem] = []
-    obj = read_object(data, (), problems, "an object with \"players\"")
-    items = read_list(obj.get("players"), ("players",), problems, "a list of players") \
+    obj = read_object(data, (), problems, RANK_OBJECT)
+    items = read_list(obj.get("players"), ("players",), problems, PLAYERS) \
         if obj is not None else None
     if obj is not None:
-        unknown_keys(obj, ("players",), (), problems, "a rank request")
+        unknown_keys(obj, ("players",), (), problems, RANK_REQUEST)
     names: list[str | None] = [None] * len(items or ())
     players: list[tuple[str, Town]] = []
     if items is not None and seats_problem(len(items)) is None:
@@ -326,11 +356,11 @@ def parse_players(data: object, *, catalog: Catalog | None = None) -> list[tuple
 
 def _read_player(item: object, path: Path, catalog: Catalog | None,
                  problems: list[Problem]) -> tuple[str | None, Town | None]:
-    entry = read_object(item, path, problems, "a player object {\"name\", \"town\"}")
+    entry = read_object(item, path, problems, PLAYER_OBJECT)
     if entry is None:
         return None, None
-    unknown_keys(entry, ("name", "town"), path, problems, "a player")
-    name = read_str(entry.get("name"), (*path, "name"), problems, "a name", max_length=None)
+    unknown_keys(entry, ("name", "town"), path, problems, A_PLAYER)
+    name = read_str(entry.get("name"), (*path, "name"), problems, A_NAME, max_length=None)
     try:
         return name, parse_town(entry.get("town"), catalog=catalog, path=(*path, "town"))
     except InvalidInputError as error:

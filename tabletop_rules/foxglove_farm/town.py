@@ -19,7 +19,8 @@ from collections import deque
 from collections.abc import Mapping
 from operator import itemgetter
 
-from ..problems import InvalidInputError, Path, Problem, quantity
+from ..messages import choice, template
+from ..problems import InvalidInputError, Path, Problem
 from ._json import out_of_range
 from .catalog import undocumented_problem
 from .model import (
@@ -43,6 +44,50 @@ MAX_GOODS_COUNT = 1000
 PLACEMENT_RULE = "FF-R9"
 HOLDING_RULE = "FF-R19"
 START_RULE = "FF-R12"
+
+# The problems' sentences, each named by its code, its format fields its params.
+POSITION_NOT_KEY = template("FF_POSITION_NOT_KEY", "the tile's position does not match its key")
+TOO_MANY_TILES = template("FF_TOO_MANY_TILES", "at most {limit} tiles; got {count}")
+OVERLAPS = template("FF_OVERLAPS", "overlaps tile {first}: both are at row {row}, col {col}; a "
+                                   "position holds one tile")
+_TRAIL_SHAPES = ("a trail is open on two opposite sides (straight), two neighbouring sides "
+                 "(curved) or three sides (T-junction)")
+BAD_TRAIL = choice(
+    "FF_BAD_TRAIL", lambda p: "some" if p["sides"] else "none",
+    some="no trail tile is open on {sides:term}: " + _TRAIL_SHAPES,
+    none="no trail tile is open on none: " + _TRAIL_SHAPES)
+CANNOT_HOLD = choice(
+    "FF_CANNOT_HOLD", lambda p: "some" if p["holds"] else "none",
+    some="a {building} cannot hold {good:term}: a building holds only the goods its effects "
+         "depict, here {holds:term} ({rule}); is this a misreading?",
+    none="a {building} cannot hold {good:term}: a building holds only the goods its effects "
+         "depict, here none ({rule}); is this a misreading?")
+TOO_MANY_GOODS = template(
+    "FF_TOO_MANY_GOODS", "a {building} has {slots:# goods slot|# goods slots}; this one shows "
+    "{total} goods ({rule}); is this a misreading?")
+NO_STARTING_HALF = choice(
+    "FF_NO_STARTING_HALF", lambda p: str(p["half"]),
+    forest="the town has no forest: every town has the starting tile, a forest and a mine "
+           "side by side ({rule})",
+    mine="the town has no mine: every town has the starting tile, a forest and a mine side "
+         "by side ({rule})")
+SECOND_STARTING_HALF = choice(
+    "FF_SECOND_STARTING_HALF", lambda p: str(p["half"]),
+    forest="a second forest: a town has one starting tile, so exactly one forest and one mine "
+           "({rule})",
+    mine="a second mine: a town has one starting tile, so exactly one forest and one mine "
+         "({rule})")
+STARTING_HALVES_APART = template(
+    "FF_STARTING_HALVES_APART", "the mine (row {row}, col {col}) must be orthogonally next to "
+    "the forest (row {forest_row}, col {forest_col}): they are the two halves of the starting "
+    "tile ({rule})")
+CUT_OFF = choice(
+    "FF_CUT_OFF", lambda p: "alone" if p["others"] == 0 else "group",
+    alone="this tile (row {row}, col {col}) does not touch the rest of the town: every tile is "
+          "placed orthogonally next to a tile of the town ({rule}), so a town is one group",
+    group="this tile (row {row}, col {col}) and {others:# other|# others} beside it do not "
+          "touch the rest of the town: every tile is placed orthogonally next to a tile of the "
+          "town ({rule}), so a town is one group")
 
 
 def validate_town(town: Town) -> Town:
@@ -82,8 +127,7 @@ def check_town(town: Town, *, index: Mapping[Position, int] | None = None,
         return problems
     for position, tile in town.tiles.items():
         if tile.position != position:
-            problems.append(Problem(("tiles", index[position]),
-                                    "the tile's position does not match its key"))
+            problems.append(Problem(("tiles", index[position]), POSITION_NOT_KEY()))
         elif not _sound(tile):
             problems.extend(_check_tile(tile, ("tiles", index[position])))
     if complete:
@@ -101,7 +145,7 @@ def too_many_tiles(count: int, path: Path) -> Problem | None:
     a reader that finds it leaves them unread."""
     if count <= MAX_TILES:
         return None
-    return Problem((*path, "tiles"), f"at most {MAX_TILES} tiles; got {count}")
+    return Problem((*path, "tiles"), TOO_MANY_TILES(limit=MAX_TILES, count=count))
 
 
 def check_position(position: Position, path: Path) -> list[Problem]:
@@ -117,9 +161,8 @@ def check_position(position: Position, path: Path) -> list[Problem]:
 def check_overlapping(tile: Tile, path: Path, first: int) -> list[Problem]:
     """A tile a reader found at the position of an earlier one (``first``): its own
     numbers, or what it is and where it overlaps. It stays out of the town."""
-    return _numbers_of(tile, path) or [*_check_kind(tile, path), Problem(path, (
-        f"overlaps tile {first}: both are at row {tile.position.row}, col "
-        f"{tile.position.col}; a position holds one tile"))]
+    return _numbers_of(tile, path) or [*_check_kind(tile, path), Problem(path, OVERLAPS(
+        first=first, row=tile.position.row, col=tile.position.col))]
 
 
 def _sound(tile: Tile) -> bool:
@@ -176,10 +219,7 @@ def _check_kind(tile: Tile, path: Path) -> list[Problem]:
 
 
 def _bad_trail(tile: TrailTile, path: Path) -> Problem:
-    shown = ", ".join(s.value for s in SIDES if s in tile.sides) or "none"
-    return Problem(path, f"no trail tile is open on {shown}: a trail is open on two "
-                   "opposite sides (straight), two neighbouring sides (curved) or three "
-                   "sides (T-junction)")
+    return Problem(path, BAD_TRAIL(sides=tuple(s.value for s in SIDES if s in tile.sides)))
 
 
 def check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
@@ -194,16 +234,12 @@ def check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
     problems: list[Problem] = []
     for good, n in tile.goods.items():
         if good not in building.depicts:
-            holds = ", ".join(g.value for g in sorted(building.depicts, key=lambda g: g.index))
-            problems.append(Problem((*path, "goods", good.value), (
-                f"a {building.name} cannot hold {good.value}: a building holds only the goods "
-                f"its effects depict, here {holds or 'none'} ({HOLDING_RULE}); is this a "
-                "misreading?")))
+            holds = tuple(g.value for g in sorted(building.depicts, key=lambda g: g.index))
+            problems.append(Problem((*path, "goods", good.value), CANNOT_HOLD(
+                building=building.name, good=good.value, holds=holds, rule=HOLDING_RULE)))
     if total > building.slots:
-        problems.append(Problem((*path, "goods"), (
-            f"a {building.name} has {quantity(building.slots, 'goods slot')}; this one shows "
-            f"{total} goods "
-            f"({HOLDING_RULE}); is this a misreading?")))
+        problems.append(Problem((*path, "goods"), TOO_MANY_GOODS(
+            building=building.name, slots=building.slots, total=total, rule=HOLDING_RULE)))
     return problems
 
 
@@ -218,20 +254,16 @@ def _check_starting_tile(town: Town, index: Mapping[Position, int], *, misread: 
             halves[tile.building.id].append(tile.position)
     for name, found in halves.items():
         if not found and not misread:
-            problems.append(Problem(("tiles",), f"the town has no {name}: every town has the "
-                                    f"starting tile, a forest and a mine side by side "
-                                    f"({START_RULE})"))
+            problems.append(Problem(("tiles",), NO_STARTING_HALF(half=name, rule=START_RULE)))
         for extra in found[1:]:
-            problems.append(Problem(("tiles", index[extra], "building"), (
-                f"a second {name}: a town has one starting tile, so exactly one forest "
-                f"and one mine ({START_RULE})")))
+            problems.append(Problem(("tiles", index[extra], "building"),
+                                    SECOND_STARTING_HALF(half=name, rule=START_RULE)))
     if len(halves["forest"]) == 1 and len(halves["mine"]) == 1:
         forest, mine = halves["forest"][0], halves["mine"][0]
         if mine not in forest.neighbours():
-            problems.append(Problem(("tiles", index[mine]), (
-                f"the mine (row {mine.row}, col {mine.col}) must be orthogonally next to the "
-                f"forest (row {forest.row}, col {forest.col}): they are the two halves of "
-                f"the starting tile ({START_RULE})")))
+            problems.append(Problem(("tiles", index[mine]), STARTING_HALVES_APART(
+                row=mine.row, col=mine.col, forest_row=forest.row, forest_col=forest.col,
+                rule=START_RULE)))
     return problems
 
 
@@ -263,10 +295,6 @@ def _check_one_group(squares: Mapping[Position, int]) -> list[Problem]:
         if group is main:
             continue
         first = min((Position(*p) for p in group), key=squares.__getitem__)
-        problems.append(Problem(("tiles", squares[first]), (
-            f"this tile (row {first.row}, col {first.col})"
-            + (f" and {len(group) - 1} other{'s' if len(group) > 2 else ''} beside it do"
-               if len(group) > 1 else " does")
-            + " not touch the rest of the town: every tile is placed orthogonally next "
-            f"to a tile of the town ({PLACEMENT_RULE}), so a town is one group")))
+        problems.append(Problem(("tiles", squares[first]), CUT_OFF(
+            row=first.row, col=first.col, others=len(group) - 1, rule=PLACEMENT_RULE)))
     return problems

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
+from ..messages import template
 from ..problems import InvalidInputError, Path, Problem, quoted
 from ._json import too_long
 from .catalog import CATALOG_DOC, Building, Catalog
@@ -24,8 +25,24 @@ from .town import check_numbers, check_overlapping, too_many_tiles
 
 MAX_BUILDING_ID_LENGTH = 100
 
-ONE_KIND = 'a tile has either "building" (a building id) or "trail" (its open sides)'
-TRAIL_HOLDS_NO_GOODS = "a trail tile holds no goods; goods sit on building tiles"
+# The problems' sentences, each named by its code, its format fields its params.
+ONE_KIND = template("FF_ONE_KIND",
+                    'a tile has either "building" (a building id) or "trail" (its open sides)')
+BOTH_KINDS = template("BUILDING_OR_TRAIL", 'a tile has either "building" (a building id) or '
+                                           '"trail" (its open sides), not both')
+"""The gateway's own (its town schema finds it first), said the same way here."""
+TRAIL_HOLDS_NO_GOODS = template("FF_TRAIL_HOLDS_NO_GOODS",
+                                "a trail tile holds no goods; goods sit on building tiles")
+SIDE_TWICE = template("FF_SIDE_TWICE", "side {side} is listed twice")
+UNKNOWN_BUILDING = template(
+    "FF_UNKNOWN_BUILDING", "{building} is not a building the catalog knows (ids are the "
+    "tile's name in snake_case, apostrophes dropped; a tile the catalog lacks can be defined "
+    "in the request's \"catalog\": {doc})")
+UNKNOWN_BUILDING_LIKE = template(
+    "FF_UNKNOWN_BUILDING_LIKE", "{building} is not a building the catalog knows; did you mean "
+    "{like}? (ids are the tile's name in snake_case, apostrophes dropped; a tile the catalog "
+    "lacks can be defined in the request's \"catalog\": {doc})")
+""":data:`UNKNOWN_BUILDING` for an id close to one the catalog knows (``like``)."""
 
 Item = TypeVar("Item")
 
@@ -66,7 +83,7 @@ def trail_sides(sides: Iterable[Side], path: Path, problems: list[Problem]
     seen: set[Side] = set()
     for i, side in enumerate(sides):
         if side in seen:
-            problems.append(Problem((*path, i), f"side {side.value} is listed twice"))
+            problems.append(Problem((*path, i), SIDE_TWICE(side=side.value)))
             return None
         seen.add(side)
     return frozenset(seen)
@@ -129,7 +146,7 @@ def read_tiles(items: Sequence[Item], read: Callable[[Item, Path], Tile | Unread
 
 def _unknown_building(building_id: str, catalog: Catalog, path: Path) -> Problem:
     close = difflib.get_close_matches(building_id, [b.id for b in catalog], n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return Problem(path, f"{quoted(building_id)} is not a building the catalog knows{hint} "
-                   "(ids are the tile's name in snake_case, apostrophes dropped; a tile the "
-                   f"catalog lacks can be defined in the request's \"catalog\": {CATALOG_DOC})")
+    if close:
+        return Problem(path, UNKNOWN_BUILDING_LIKE(building=quoted(building_id),
+                                                   like=repr(close[0]), doc=CATALOG_DOC))
+    return Problem(path, UNKNOWN_BUILDING(building=quoted(building_id), doc=CATALOG_DOC))

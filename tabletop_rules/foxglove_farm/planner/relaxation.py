@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from ...deadline import NO_DEADLINE, Deadline
+from ...messages import Sentence
+from ..catalog_format import UNBOUNDED_PLAN
 from ..effects import BonusIfHeld, Convert, GainPerHeld
 from ..model import GOODS, Goods
 from .board import Board, State
@@ -39,7 +41,12 @@ Pool = tuple[int, int]
 
 class UnboundedPlanError(ValueError):
     """The final round's score has no limit: conversions on different buildings turn goods
-    back into a type they came from and score each time (FF-R4, FF-R15)."""
+    back into a type they came from and score each time (FF-R4, FF-R15). ``sentence``
+    says so (only a request's catalog can cause it: a problem of the request's)."""
+
+    def __init__(self, sentence: Sentence) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,10 +236,7 @@ class Relaxer:
             solved, x = solve_lexicographic(objectives, tuple(rows), tuple(rhs), tuple(upper),
                                             self.deadline)
         except UnboundedError as error:
-            raise UnboundedPlanError(
-                "the final round's score is unbounded: conversions on different buildings "
-                "turn goods back into a type they came from and score each time "
-                "(FF-R4, FF-R15)") from error
+            raise UnboundedPlanError(UNBOUNDED_PLAN()) from error
         # Goods spent never exceed the goods there are (< weight): a bound on points alone
         # bounds weight x points + goods spent.
         first = solved[0]
