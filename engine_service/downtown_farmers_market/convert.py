@@ -700,6 +700,7 @@ def _line_to_wire(line: dfm.LineScore) -> bytes:
     return b"".join([index, head, *map(_cell_to_wire, line.cells), tail])
 
 
+
 def _cell_to_wire(cell: dfm.CountedCell) -> bytes:
     """A counted cell as a ``cells`` field: looked up for a 4x4 board's cells."""
     data = _CELL_FIELDS.get(cell)
@@ -712,24 +713,17 @@ def _cell_to_wire(cell: dfm.CountedCell) -> bytes:
 
 
 def _verdict_to_wire(verdict: dfm.LineVerdict) -> tuple[bytes, bytes]:
-    """A verdict's fields of its ``LineScore``, before the cells (met to params) and after
-    them (the ingredient chosen, the majority found, the sets formed): written once for
-    each verdict and kept in its ``memo``, as the rules remember verdicts (a verdict seen
-    again is the same object)."""
+    """A verdict's fields of its ``LineScore``, before the cells (met to params:
+    :func:`_verdict_head`) and after them (the ingredient chosen, the majority found, the
+    sets formed): written once for each verdict and kept in its ``memo``, as the rules
+    remember verdicts (a verdict seen again is the same object)."""
     known: tuple[bytes, bytes] | None = verdict.memo
     if known is not None:
         return known
     said = verdict.said
-    if isinstance(said, Wording):  # the words, code and params, with no Sentence made
-        text, code, params = said.text(), said.code, said.params
-    else:
-        text, code, params = said, code_of(said), getattr(said, "params", {})
-    points = _LINE_POINTS_FIELDS.get(verdict.points)
-    if points is None:
-        points = wire.number(_LINE_POINTS, verdict.points)
-    head = b"".join([
-        _LINE_MET_FIELD if verdict.met else b"", points, wire.text(_LINE_EXPLANATION, text),
-        _rule_and_code(verdict.rule, code), params_to_wire(_LINE_PARAMS, params)])
+    head = (_verdict_head(said, verdict.met, verdict.points, verdict.rule)
+            if isinstance(said, Wording) else  # words equal as text may differ in code
+            _verdict_head.__wrapped__(said, verdict.met, verdict.points, verdict.rule))
     chosen, majority, made = verdict.chosen, verdict.majority, verdict.sets
     tail = b"".join([
         b"" if chosen is None else _LINE_CHOSEN_FIELDS[chosen],
@@ -738,6 +732,23 @@ def _verdict_to_wire(verdict: dfm.LineVerdict) -> tuple[bytes, bytes]:
     ) if chosen is not None or majority is not None or made else b""
     verdict.memo = head, tail
     return head, tail
+
+
+@lru_cache(maxsize=8192)
+def _verdict_head(said: str | Wording, met: bool, points: int, rule: str) -> bytes:
+    """A verdict's met, points, explanation, rule, code and params fields: written once
+    for the words they say, which many verdicts share (a per_set line's verdict is its
+    own, for the sets it formed, but its words are those of every line forming as many)."""
+    if isinstance(said, Wording):  # the words, code and params, with no Sentence made
+        text, code, params = said.text(), said.code, said.params
+    else:
+        text, code, params = said, code_of(said), getattr(said, "params", {})
+    points_field = _LINE_POINTS_FIELDS.get(points)
+    if points_field is None:
+        points_field = wire.number(_LINE_POINTS, points)
+    return b"".join([
+        _LINE_MET_FIELD if met else b"", points_field, wire.text(_LINE_EXPLANATION, text),
+        _rule_and_code(rule, code), params_to_wire(_LINE_PARAMS, params)])
 
 
 @lru_cache(maxsize=256)

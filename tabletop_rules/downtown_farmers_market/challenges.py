@@ -12,7 +12,8 @@ Majority challenge scored?".
 A verdict depends only on the challenge and the few counts it reads, which recur from
 board to board: ``judge`` picks those counts out of the tally, and the type's
 ``_explain`` formats the verdict they make, once, remembering the last
-:data:`REMEMBERED_VERDICTS` it made.
+:data:`REMEMBERED_VERDICTS` it made. A per_set verdict rests on the whole line (the sets
+it forms), which seldom recurs: only its words and its count are remembered.
 """
 
 from __future__ import annotations
@@ -89,7 +90,8 @@ class LineVerdict:
     is a :class:`~tabletop_rules.messages.Wording` until then), and a per_set verdict
     searches for the sets it formed when :attr:`sets` or :attr:`counted` is first read
     (``work_out``). Equal to another verdict saying the same. Not to be changed: the
-    types remember their verdicts, and every line judged alike shares one (a plain class
+    types remember their verdicts, and every line judged alike shares one, per_set's
+    packed lines aside (a plain class
     with slots, as a frozen dataclass would cost a call per field to make).
     """
 
@@ -522,35 +524,33 @@ class PerSet(_Judged):
 
     def judge(self, tally: Tally) -> LineVerdict:
         if self._packed is not None and isinstance(tally, bytes) and max(tally) <= MAX_PACKED:
-            return self._judged(self._shown, self.points, self._packed,
-                                int.from_bytes(tally, "little"))
+            line = int.from_bytes(tally, "little")
+            count = most_packed(self._packed, line, GUARD)
+            return LineVerdict(count > 0, self.points * count,
+                               _per_set_said(self._shown, self.points, count), PerSet.rule,
+                               work_out=(_formed_in, (self._shown, self._packed, line)))
         # counts from a Counter, or too many to pack
         return self._explain(self._shown, self.points, formed_sets(self.sets, tally))
-
-    @staticmethod
-    @_remembered
-    def _judged(shown: tuple[str, ...], points: int, needs: tuple[int, ...], line: int
-                ) -> LineVerdict:
-        """A packed line's verdict: how many sets it forms (:func:`.sets.most_packed`),
-        which ones searched for when the verdict's sets are read (:func:`_formed_in`)."""
-        count = most_packed(needs, line, GUARD)
-        return PerSet._verdict(shown, points, count, (_formed_in, (shown, needs, line)))
 
     @staticmethod
     @_remembered
     def _explain(shown: tuple[str, ...], points: int, formed: Formed) -> LineVerdict:
         """Keyed by the sets in words (strings hash once): the sets formed are read back
         from them (:func:`_made`)."""
-        return PerSet._verdict(shown, points, sum([times for _, times in formed]),
-                               (_made, (shown, formed)))
+        count = sum([times for _, times in formed])
+        return LineVerdict(count > 0, points * count, _per_set_said(shown, points, count),
+                           PerSet.rule, work_out=(_made, (shown, formed)))
 
-    @staticmethod
-    def _verdict(shown: tuple[str, ...], points: int, count: int, work_out: WorkOut
-                 ) -> LineVerdict:
-        said = (PER_SET_MET.later(set_points=points, sets=shown, formed=count,
-                                  points=points * count)
-                if count else PER_SET_NOT_MET.later(set_points=points, sets=shown, formed=0))
-        return LineVerdict(count > 0, points * count, said, PerSet.rule, work_out=work_out)
+
+@_remembered
+def _per_set_said(shown: tuple[str, ...], points: int, count: int) -> Wording:
+    """What a per_set verdict says: the same for every line forming as many sets (a packed
+    line's verdict is not remembered, as lines seldom repeat: only its words, and the
+    count, which :func:`.sets.most_packed` remembers)."""
+    if count:
+        return PER_SET_MET.later(set_points=points, sets=shown, formed=count,
+                                 points=points * count)
+    return PER_SET_NOT_MET.later(set_points=points, sets=shown, formed=0)
 
 
 def _formed_in(shown: tuple[str, ...], needs: tuple[int, ...], line: int

@@ -11,7 +11,6 @@ needs more of than is left, and borrows from no other.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from functools import lru_cache
 from operator import mul
 
@@ -86,30 +85,37 @@ def most_packed(needs: tuple[int, ...], line: int, guard: int) -> int:
     usable = [n for n in needs if (line | guard) - n & guard == guard]
     if len(usable) < 2:  # no choice to make: as many as fit
         return sum([_as_many(need, line, guard) for need in usable])
-    return _search(usable, guard)[0](0, line)
+    return _Search(usable, guard).most(0, line)
 
 
-def _search(usable: list[int], guard: int) -> tuple[Callable[[int, int], int], int]:
-    """``most(i, left)``: the most sets ``usable[i:]`` form in ``left``, remembering what
-    it found; and the last index."""
-    last = len(usable) - 1
-    known: list[dict[int, int]] = [{} for _ in usable]
+class _Search:
+    """:meth:`most`: the most sets ``usable[i:]`` form in ``left``, remembering what it
+    found (a class rather than a recursive closure, which would leave a reference cycle
+    behind every search for the garbage collector)."""
 
-    def most(i: int, left: int) -> int:
-        if i == last:
-            return _as_many(usable[i], left, guard)
-        best = known[i].get(left)
+    __slots__ = ("usable", "guard", "last", "known")
+
+    def __init__(self, usable: list[int], guard: int) -> None:
+        self.usable = usable
+        self.guard = guard
+        self.last = len(usable) - 1
+        self.known: list[dict[int, int]] = [{} for _ in usable]
+
+    def most(self, i: int, left: int) -> int:
+        guard = self.guard
+        if i == self.last:
+            return _as_many(self.usable[i], left, guard)
+        best = self.known[i].get(left)
         if best is None:
-            need, start, taken, best = usable[i], left, 0, 0
+            need, start, taken, best = self.usable[i], left, 0, 0
             while True:
-                best = max(best, taken + most(i + 1, left))
+                best = max(best, taken + self.most(i + 1, left))
                 if (left | guard) - need & guard != guard:
                     break
                 left -= need
                 taken += 1
-            known[i][start] = best
+            self.known[i][start] = best
         return best
-    return most, last
 
 
 @lru_cache(maxsize=4096)
@@ -127,7 +133,8 @@ def best_packed(needs: tuple[int, ...], line: int, guard: int) -> tuple[tuple[in
     if len(usable) < 2:  # no choice to make: as many as fit
         return tuple((need, times) for need in usable
                      if (times := _as_many(need, line, guard)))
-    most, last = _search(usable, guard)
+    search = _Search(usable, guard)
+    most, last = search.most, search.last
     combination, left = [], line
     for i, need in enumerate(usable):
         target, taken = most(i, left), 0

@@ -3,6 +3,7 @@ line is counted: packed as scoring packs it, or from a Counter."""
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 
 from hypothesis import given
@@ -53,3 +54,21 @@ def test_sets_too_big_to_pack_are_searched_unpacked() -> None:
 def test_counts_below_none_form_nothing() -> None:
     bread, egg = Ingredient.BREAD, Ingredient.EGG
     assert most_sets(((bread,), (egg, egg)), Counter({bread: -2, egg: 5})) == 2
+
+
+@given(shown_sets, lines)
+def test_the_search_leaves_no_garbage_for_the_collector(sets: Sets, line: list[Ingredient]
+                                                        ) -> None:
+    """A search (and the sets formed read back) is freed as soon as it is done: nothing
+    is left in a reference cycle, which only the garbage collector's passes would free,
+    holding the interpreter's lock meanwhile (the engine scores boards by the thousand)."""
+    tally = bytes(line.count(i) for i in INGREDIENTS)
+    gc.collect()
+    gc.disable()
+    try:
+        verdict = PerSet(sets, 1).judge(tally)
+        assert verdict.sets is not None
+        del verdict
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
