@@ -37,7 +37,7 @@ def _stub() -> service_grpc.DowntownFarmersMarketServiceStub:
     return engine.stub(service_grpc.DowntownFarmersMarketServiceStub)
 
 
-@blueprint.json_post("/score", ScoreBoardSchema, ScoreSchema)
+@blueprint.json_post("/score", ScoreBoardSchema, ScoreSchema, whole=True)
 @EXAMPLES.operation("scoreDowntownFarmersMarketBoard")
 def score(board):  # type: ignore[no-untyped-def]
     """Score one board, line by line, each line with its reason and ruling.
@@ -52,7 +52,7 @@ def score(board):  # type: ignore[no-untyped-def]
     return answer.score
 
 
-@blueprint.json_post("/rank", RankRequestSchema, RankingSchema)
+@blueprint.json_post("/rank", RankRequestSchema, RankingSchema, whole=True)
 @EXAMPLES.operation("rankDowntownFarmersMarketPlayers")
 def rank(request):  # type: ignore[no-untyped-def]
     """Score and place 1 to 4 players, with the rulebook's tie-breaks (DFM-R10)."""

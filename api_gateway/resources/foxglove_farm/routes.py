@@ -44,7 +44,7 @@ def _stub() -> service_grpc.FoxgloveFarmServiceStub:
     return engine.stub(service_grpc.FoxgloveFarmServiceStub)
 
 
-@blueprint.json_post("/score", ScoreTownSchema, TownScoreSchema)
+@blueprint.json_post("/score", ScoreTownSchema, TownScoreSchema, whole=True)
 @EXAMPLES.operation("scoreFoxgloveFarmTown")
 def score(town):  # type: ignore[no-untyped-def]
     """Score a town after the fourth round: score track plus each end-game effect.
@@ -59,14 +59,15 @@ def score(town):  # type: ignore[no-untyped-def]
     return answer.score
 
 
-@blueprint.json_post("/rank", RankTownsSchema, TownRankingSchema)
+@blueprint.json_post("/rank", RankTownsSchema, TownRankingSchema, whole=True)
 @EXAMPLES.operation("rankFoxgloveFarmPlayers")
 def rank(request):  # type: ignore[no-untyped-def]
     """Score and place 1 to 4 players, with the rulebook's tie-breaks (FF-R16)."""
     return engine.call(_stub().RankPlayers, request)
 
 
-@blueprint.json_post("/transport/validate", TransportRequestSchema, TransportVerdictSchema)
+@blueprint.json_post("/transport/validate", TransportRequestSchema, TransportVerdictSchema,
+                     whole=True)
 @EXAMPLES.operation("validateFoxgloveFarmTransport")
 def validate_transport(request):  # type: ignore[no-untyped-def]
     """Rule on one transport: an illegal move is a 200 answer with ``legal`` false."""
