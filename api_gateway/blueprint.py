@@ -18,6 +18,8 @@ from google.protobuf.message import Message
 from .compiled import Compiler, Loader, Unsupported
 from .i18n import localize
 from .parsing import ProblemParser, load_json_document
+from .problems import ProblemError
+from .standins import whole_transcription
 
 View = Callable[..., Any]
 
@@ -54,8 +56,8 @@ class Blueprint(flask_smorest.Blueprint):
             return view
         return decorate
 
-    def json_post(self, rule: str, body: type[ma.Schema], answer: type[ma.Schema]
-                  ) -> Callable[[View], View]:
+    def json_post(self, rule: str, body: type[ma.Schema], answer: type[ma.Schema], *,
+                  whole: bool = False) -> Callable[[View], View]:
         """``POST rule``: the body read by ``body`` is the view's one argument, what it
         returns is written by ``answer``, and the problem answers are documented.
 
@@ -63,7 +65,11 @@ class Blueprint(flask_smorest.Blueprint):
         webargs and marshmallow read a body that the compiled ``body`` schema refuses (so
         every bad body gets marshmallow's problems, exactly), and marshmallow writes an
         answer that the compiled ``answer`` schema cannot vouch for. Everything else takes
-        the fast path: orjson and the compiled schemas (:mod:`api_gateway.compiled`)."""
+        the fast path: orjson and the compiled schemas (:mod:`api_gateway.compiled`).
+
+        ``whole``: the body is a transcription the engine checks whole; where the gateway
+        refuses it, the view is still called with the rest of it, stood in for, and the
+        rules' problems join the gateway's in one 422 (:mod:`api_gateway.standins`)."""
         self.json_posts.append((rule, body, answer))
         documentation = (self.arguments(body, as_kwargs=False), self.response(200, answer),
                          self.problem_responses(*BODY_PROBLEMS))
@@ -71,6 +77,7 @@ class Blueprint(flask_smorest.Blueprint):
         slow_write = self.response(200, answer)(_identity)
         read = _fast_reader(body(), slow_read)
         write = _fast_writer(answer(), slow_write)
+        rest = body() if whole else None
 
         def decorate(view: View) -> View:
             documented = view
@@ -79,7 +86,14 @@ class Blueprint(flask_smorest.Blueprint):
 
             @functools.wraps(view)
             def endpoint(*args: Any, **kwargs: Any) -> Any:
-                answer = view(*args, read(), **kwargs)
+                try:
+                    data = read()
+                except ProblemError as refused:
+                    if rest is None or refused.status != 422:
+                        raise
+                    raise whole_transcription(
+                        refused, rest, lambda data: view(*args, data, **kwargs)) from None
+                answer = view(*args, data, **kwargs)
                 return write(localize(answer) if isinstance(answer, Message) else answer)
 
             endpoint._apidoc = documented._apidoc  # type: ignore[attr-defined]

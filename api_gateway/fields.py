@@ -88,6 +88,19 @@ def give_the(noun: str) -> Template:
                     f"give the {kind}; expected one of {{expected}}")
 
 
+class _Unreadable:
+    """The type of :data:`UNREADABLE`."""
+
+    def __repr__(self) -> str:
+        return "UNREADABLE"
+
+
+UNREADABLE: Any = _Unreadable()
+"""What stands in for a refused enum value when the rest of a refused body is checked
+(:mod:`api_gateway.standins`): no JSON reads as it, and :class:`ProtoEnum` reads it as
+the enum's unset value, which the engine names as unreadable where it stands."""
+
+
 class ProtoEnumType(Protocol):
     """A generated protobuf enum (``board_pb2.Mode``), as far as :class:`ProtoEnum` reads
     it: its descriptor and its values by name. (The generated stubs type it as a class,
@@ -126,6 +139,8 @@ class ProtoEnum(ma.fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
                      **kwargs: Any) -> int:
         if not isinstance(value, str) or value not in self.by_name:
+            if value is UNREADABLE:
+                return 0
             shown = quoted(value) if isinstance(value, str) else shortened(json.dumps(value))
             raise ma.ValidationError(self.not_one_of(value=shown,
                                                      expected=tuple(self.by_name)))

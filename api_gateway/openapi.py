@@ -54,6 +54,17 @@ JSON, 415 for another media type, 413 over the body limit, 422 with one JSON Poi
 problem (`errors`), 429 and 503 with `Retry-After`, 504 past the engine's deadline. An
 illegal move is not an error: it is a 200 answer whose `legal` is false.
 
+**A transcription checked whole.** A board or town scored or ranked, or a town and a
+transport, gets every problem in one 422: where the body's types or names are wrong, the
+rest is still judged by the rules. A refused name from a list (an ingredient, a side, a
+mode) stands in as unreadable where it stands, and a refused goods or counts entry or
+unknown key is left out; the rules' problems at or under a refused place, or about an
+object an entry was left out of, are not added (the 422 names each place once, and never
+a problem only the stand-in causes). A refused value with no such stand-in (a position,
+a wrong-typed tile or list, a missing field, a catalog), or an engine that cannot be
+reached, leaves the body's shape problems alone in the 422. Problems come in the body's
+order.
+
 **Request ids.** Every answer carries an `X-Request-ID` header: the request's own when it
 sent a valid one (1 to 64 letters, digits, `.`, `_` or `-`), else a new one; a problem
 repeats it as `request_id`. Quote it when reporting a problem.

@@ -134,7 +134,8 @@ class _Reader(Reader):
     with (an unknown ingredient as bread, a challenge whose type or ingredients cannot be
     read as one with its points only), so those checks still judge the rest; where a
     placeholder could mislead them (an unknown mode: how many challenges a board has),
-    the paths they must not judge are noted in :attr:`unjudged`."""
+    the paths they must not judge are noted in :attr:`unjudged` (a doubtful space one of
+    whose candidates cannot be read: whether its candidates repeat one another)."""
 
     def __init__(self, encodings: Encodings | None = None) -> None:
         super().__init__()
@@ -244,7 +245,10 @@ class _Reader(Reader):
         if message.HasField("tile"):
             self.problem(path, TILE_OR_CANDIDATES())
         *_, row, col = path
+        before = len(self.problems)
         candidates = self.tiles(message.candidates, (*path, "candidates"))
+        if len(self.problems) > before:  # a placeholder ingredient may seem to repeat a tile
+            self.unjudged.update((*path, "candidates", k) for k in range(len(candidates)))
         doubts.append(DoubtfulCell(int(row), int(col), candidates))
         return candidates[0]
 

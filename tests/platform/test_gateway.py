@@ -111,7 +111,10 @@ def test_unreadable_bodies_are_400(gateway: FlaskClient, data: Any, content_type
         {"type": "forbidden", "points": 1, "ingredients": []},
         {"type": "per_set", "points": 1, "sets": [[]]},
         {"type": "majority", "points": 1, "ingredient": "egg", "count": 2}]},
-     {"/column_challenges/0/counts/cabbage", "/column_challenges/3/count"}),
+     # the shape problems, and the rules' with the rest of the board in the same answer
+     {"/column_challenges/0/counts/cabbage", "/column_challenges/0/counts/egg",
+      "/column_challenges/1/ingredients", "/column_challenges/2/sets/0",
+      "/column_challenges/3/count"}),
     ({**SIMPLE_BOARD, "column_challenges": [
         {"type": "exact_count", "points": 1, "counts": {"egg": 0}},
         {"type": "forbidden", "points": 1, "ingredients": []},

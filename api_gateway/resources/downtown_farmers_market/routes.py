@@ -37,7 +37,7 @@ def _stub() -> service_grpc.DowntownFarmersMarketServiceStub:
     return engine.stub(service_grpc.DowntownFarmersMarketServiceStub)
 
 
-@blueprint.json_post("/score", ScoreBoardSchema, ScoreSchema)
+@blueprint.json_post("/score", ScoreBoardSchema, ScoreSchema, whole=True)
 @EXAMPLES.operation("scoreDowntownFarmersMarketBoard")
 def score(board):  # type: ignore[no-untyped-def]
     """Score one board, line by line, each line with its reason and ruling.
@@ -46,16 +46,22 @@ def score(board):  # type: ignore[no-untyped-def]
     tiles, the likeliest first; at most 8 such spaces): the answer is then the likeliest
     reading's, and ``uncertainty`` gives the lowest and highest totals any reading makes
     and, for each doubtful space, whether the total depends on it and the total each of
-    its candidates gives."""
+    its candidates gives.
+
+    One 422 names every problem: where the body's types or names are wrong, the rules still
+    judge the rest (see "A transcription checked whole")."""
     answer = engine.call(_stub().ScoreBoard, service_pb2.ScoreBoardRequest(board=board),
                          strip_prefix="/board")
     return answer.score
 
 
-@blueprint.json_post("/rank", RankRequestSchema, RankingSchema)
+@blueprint.json_post("/rank", RankRequestSchema, RankingSchema, whole=True)
 @EXAMPLES.operation("rankDowntownFarmersMarketPlayers")
 def rank(request):  # type: ignore[no-untyped-def]
-    """Score and place 1 to 4 players, with the rulebook's tie-breaks (DFM-R10)."""
+    """Score and place 1 to 4 players, with the rulebook's tie-breaks (DFM-R10).
+
+    One 422 names every problem: where the body's types or names are wrong, the rules still
+    judge the rest (see "A transcription checked whole")."""
     return engine.call(_stub().RankPlayers, request)
 
 

@@ -44,7 +44,7 @@ def _stub() -> service_grpc.FoxgloveFarmServiceStub:
     return engine.stub(service_grpc.FoxgloveFarmServiceStub)
 
 
-@blueprint.json_post("/score", ScoreTownSchema, TownScoreSchema)
+@blueprint.json_post("/score", ScoreTownSchema, TownScoreSchema, whole=True)
 @EXAMPLES.operation("scoreFoxgloveFarmTown")
 def score(town):  # type: ignore[no-untyped-def]
     """Score a town after the fourth round: score track plus each end-game effect.
@@ -53,23 +53,33 @@ def score(town):  # type: ignore[no-untyped-def]
     4 counts, the likeliest first; at most 8 in a town): the answer is then the likeliest
     reading's, and ``uncertainty`` gives the lowest and highest totals any possible
     reading makes (one where every building holds what it may, FF-R19) and, for each
-    doubtful count, whether the total depends on it and the total each candidate gives."""
+    doubtful count, whether the total depends on it and the total each candidate gives.
+
+    One 422 names every problem: where the body's types or names are wrong, the rules still
+    judge the rest (see "A transcription checked whole")."""
     answer = engine.call(_stub().ScoreTown, service_pb2.ScoreTownRequest(town=town),
                          strip_prefix="/town")
     return answer.score
 
 
-@blueprint.json_post("/rank", RankTownsSchema, TownRankingSchema)
+@blueprint.json_post("/rank", RankTownsSchema, TownRankingSchema, whole=True)
 @EXAMPLES.operation("rankFoxgloveFarmPlayers")
 def rank(request):  # type: ignore[no-untyped-def]
-    """Score and place 1 to 4 players, with the rulebook's tie-breaks (FF-R16)."""
+    """Score and place 1 to 4 players, with the rulebook's tie-breaks (FF-R16).
+
+    One 422 names every problem: where the body's types or names are wrong, the rules still
+    judge the rest (see "A transcription checked whole")."""
     return engine.call(_stub().RankPlayers, request)
 
 
-@blueprint.json_post("/transport/validate", TransportRequestSchema, TransportVerdictSchema)
+@blueprint.json_post("/transport/validate", TransportRequestSchema, TransportVerdictSchema,
+                     whole=True)
 @EXAMPLES.operation("validateFoxgloveFarmTransport")
 def validate_transport(request):  # type: ignore[no-untyped-def]
-    """Rule on one transport: an illegal move is a 200 answer with ``legal`` false."""
+    """Rule on one transport: an illegal move is a 200 answer with ``legal`` false.
+
+    One 422 names every problem: where the body's types or names are wrong, the rules still
+    judge the rest (see "A transcription checked whole")."""
     return engine.call(_stub().ValidateTransport, request)
 
 
