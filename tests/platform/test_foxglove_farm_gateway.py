@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clients import GrpcClient
 from tabletop_rules.foxglove_farm.catalog import builtin_catalog_version
 from tabletop_rules.foxglove_farm.game_state import RULES_VERSION
 
@@ -50,6 +51,18 @@ def test_score_answers_the_contract_shape(gateway: FlaskClient) -> None:
         ("FF_GAIN_PER_HELD", 24, [{"row": 1, "col": 1, "building": "ranch", "via": []}]),
         ("FF_BONUS_IF_HELD", 6, [{"row": 1, "col": 1, "building": "ranch", "via": []}])]
     assert (body["total"], body["goods_remaining"], body["tile_count"]) == (30, 8, 4)
+
+
+def test_a_building_reached_along_trails_names_the_trail_tiles_it_went_by(
+        gateway: FlaskClient, grpc_client: GrpcClient) -> None:
+    """The Community Centre reaches the Forest by the trail at (-1, 0): each ``via`` item
+    is that trail tile's place, not the counted tile's (a list of positions each written
+    from its own item)."""
+    town = town_data(t(-1, 0, "NS"), b(-2, 0, "community_centre"))
+    (entry,) = ok(gateway.post(SCORE, json=town))["end_game"]
+    (effect,) = entry["effects"]
+    assert effect["tiles"] == [{"row": 0, "col": 0, "building": "forest", "via": [[-1, 0]]}]
+    assert grpc_client.foxglove_farm.score_town(town)["end_game"] == [entry]
 
 
 def test_the_contract_example_town_scores(gateway: FlaskClient) -> None:

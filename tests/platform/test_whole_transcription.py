@@ -52,7 +52,7 @@ def test_a_misspelt_ingredient_and_a_rules_problem_elsewhere_get_one_422(
 def test_a_misspelt_good_and_a_disconnected_tile_get_one_422(gateway: FlaskClient) -> None:
     town = town_data(b(1, 0, "ranch", sheap=2), b(4, 4, "granary", wheat=1))
     assert errors(gateway.post(FF_SCORE, json=town)) == [
-        ("/tiles/2/goods/sheap", "NOT_A_GOODS_TYPE"), ("/tiles/3", "INVALID_VALUE")]
+        ("/tiles/2/goods/sheap", "NOT_A_GOODS_TYPE"), ("/tiles/3", "FF_CUT_OFF")]
 
 
 def test_a_misspelt_side_keeps_its_square(gateway: FlaskClient) -> None:

@@ -303,13 +303,14 @@ PATH = Component("Path", (
     "A route along the trails, [[row, col], ...], origin and destination included."))
 
 
-class PathField(ma.fields.Field):
-    """A route as the contract writes it: ``[[row, col], ...]``, both ends included."""
+PLACE_ITEMS = {"type": "array", "items": {"type": "integer", **limits(*COORDINATE)},
+               "minItems": 2, "maxItems": 2}
+"""A place as the contract writes it in an answer: ``[row, col]``."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(metadata={"type": "array", "component": PATH, "minItems": 2, "items": {
-            "type": "array", "items": {"type": "integer", **limits(*COORDINATE)},
-            "minItems": 2, "maxItems": 2}, **kwargs.pop("metadata", {})}, **kwargs)
+
+class PlacesField(ma.fields.Field):
+    """Places (``Position`` messages) as the contract writes them: ``[[row, col], ...]``,
+    each from its own message."""
 
     def _serialize(self, value: Any, attr: str | None, obj: Any,
                    **kwargs: Any) -> list[list[int]] | None:
@@ -317,6 +318,15 @@ class PathField(ma.fields.Field):
 
     def compiled_dump(self, compiler: Compiler) -> Dump:
         return lambda value: None if value is None else [[p.row, p.col] for p in value]
+
+
+class PathField(PlacesField):
+    """A route: its places, both ends included."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(metadata={"type": "array", "component": PATH, "minItems": 2,
+                                   "items": PLACE_ITEMS, **kwargs.pop("metadata", {})},
+                         **kwargs)
 
 
 class TownTileSchema(ma.Schema):
@@ -483,12 +493,10 @@ class CountedTileSchema(AnswerSchema):
     row = answered_int(**limits(*COORDINATE))
     col = answered_int(**limits(*COORDINATE))
     building = ma.fields.String(required=True, metadata={"description": "the building's id"})
-    via = ma.fields.List(ma.fields.Function(lambda p: [p.row, p.col]), required=True,
-                         metadata={"description": (
+    via = PlacesField(required=True, metadata={"description": (
         "for a building reached along trails (FF-R6): the trail tiles of a shortest way "
         "to it as [row, col], from the counting building's side on; empty otherwise"),
-        "items": {"type": "array", "items": {"type": "integer"}, "minItems": 2,
-                  "maxItems": 2}, "maxItems": MAX_TILES})
+        "type": "array", "items": PLACE_ITEMS, "maxItems": MAX_TILES})
 
 
 class EndGameEffectSchema(AnswerSchema):
