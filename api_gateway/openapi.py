@@ -237,7 +237,9 @@ def problem_response(spec: APISpec) -> dict[str, Any]:
                        "`FF_NOUN_TOWN_OBJECT`; `got` a JSON type). Every check of the rules "
                        "and the engine has its code; INVALID_VALUE is only for words of the "
                        "JSON library no code names (`params.message`), should the gateway "
-                       f"meet one.\n\n{code_table(problems)}"})
+                       f"meet one.\n\n{code_table(problems)}\n\nThe fragments such a "
+                       "param may name:\n\n"
+                       f"{code_table(templates_of('part', prefix='FF_NOUN_'))}"})
     field_error = spec.components.schemas["FieldError"]
     field_error["properties"]["code"] = {
         "$ref": "#/components/schemas/ProblemCode",
