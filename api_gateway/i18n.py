@@ -241,12 +241,5 @@ def main() -> None:
         print(f"{path}: {len(missing)} untranslated", file=sys.stderr)
 
 
-def problem_templates() -> Mapping[str, Template]:
-    """The templates of the 422 details: every template not a fragment, game explanation
-    or violation (those are the answers' own)."""
-    return {key: made for key, made in TEMPLATES.items() if not made.part
-            and ":" not in key and not key.startswith(("DFM_", "FF_"))}
-
-
 if __name__ == "__main__":
     main()
