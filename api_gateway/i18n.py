@@ -17,7 +17,7 @@ declares (new entries untranslated, entries no template uses dropped, translatio
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
