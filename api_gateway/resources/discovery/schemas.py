@@ -17,7 +17,7 @@ from referee.v1 import referee_service_pb2
 from tabletop_rules.foxglove_farm.catalog import PROVENANCED_FIELDS, SOURCES, TIERS
 
 from ...fields import AnswerSchema, ProtoEnum, SetFieldsSchema
-from ...versions import catalog_version_field, rules_version_field
+from ...versions import rules_version_field
 from ..downtown_farmers_market.schemas import ingredient
 from ..foxglove_farm.schemas import GoodsField
 
