@@ -101,7 +101,7 @@ from tabletop_rules.verdicts import Verdict
 
 from .. import wire
 from ..reading import Check, Reader
-from ..wording import sentence_fields
+from ..wording import code_of, params_to_wire, sentence_fields
 
 Item = TypeVar("Item")
 
@@ -743,21 +743,72 @@ def versions() -> dict[str, Any]:
 
 
 def score_to_proto(score: fox.TownScore) -> scoring_pb2.TownScore:
-    return scoring_pb2.TownScore(
-        total=score.total, score_track=score.score_track,
-        end_game_points=score.end_game_points,
-        end_game=[scoring_pb2.EndGameEntry(
-            building=e.building, row=e.row, col=e.col, points=e.points,
-            explanation=e.explanation, rule=e.rule, **sentence_fields(e.explanation),
-            effects=[scoring_pb2.EndGameEffect(
-                kind=effect.kind, points=effect.points, explanation=effect.explanation,
-                rule=effect.rule, **sentence_fields(effect.explanation),
-                tiles=[scoring_pb2.CountedTile(
-                    row=t.row, col=t.col, building=t.building,
-                    via=[{"row": p.row, "col": p.col} for p in t.via]) for t in effect.tiles])
-                for effect in e.effects]) for e in score.end_game],
-        goods_remaining=score.goods_remaining, tile_count=score.tile_count,
-        **versions())
+    """A town's score, written as its encoding (:func:`_score_to_wire`) and parsed at once."""
+    return scoring_pb2.TownScore.FromString(_score_to_wire(score))
+
+
+(_SCORE_TOTAL, _SCORE_TRACK, _SCORE_END_GAME_POINTS, _SCORE_END_GAME, _SCORE_GOODS_REMAINING,
+ _SCORE_TILE_COUNT, _SCORE_RULES_VERSION, _SCORE_CATALOG_VERSION) = (
+    wire.key(scoring_pb2.TownScore.DESCRIPTOR, name)
+    for name in ("total", "score_track", "end_game_points", "end_game", "goods_remaining",
+                 "tile_count", "rules_version", "catalog_version"))
+(_ENTRY_BUILDING, _ENTRY_ROW, _ENTRY_COL, _ENTRY_POINTS, _ENTRY_EXPLANATION, _ENTRY_RULE,
+ _ENTRY_CODE, _ENTRY_PARAMS, _ENTRY_EFFECTS) = (
+    wire.key(scoring_pb2.EndGameEntry.DESCRIPTOR, name)
+    for name in ("building", "row", "col", "points", "explanation", "rule", "code", "params",
+                 "effects"))
+(_EFFECT_KIND, _EFFECT_POINTS, _EFFECT_EXPLANATION, _EFFECT_RULE, _EFFECT_CODE,
+ _EFFECT_PARAMS, _EFFECT_TILES) = (
+    wire.key(scoring_pb2.EndGameEffect.DESCRIPTOR, name)
+    for name in ("kind", "points", "explanation", "rule", "code", "params", "tiles"))
+_COUNTED_ROW, _COUNTED_COL, _COUNTED_BUILDING, _COUNTED_VIA = (
+    wire.key(scoring_pb2.CountedTile.DESCRIPTOR, name) for name in ("row", "col", "building", "via"))
+
+
+def _score_to_wire(score: fox.TownScore) -> bytes:
+    """A town score's encoding: its figures, each end-game entry with its effects and the
+    tiles they counted (the way a building reached along trails went), and the versions
+    it was computed under."""
+    return b"".join([
+        wire.number(_SCORE_TOTAL, score.total),
+        wire.number(_SCORE_TRACK, score.score_track),
+        wire.number(_SCORE_END_GAME_POINTS, score.end_game_points),
+        *[wire.part(_SCORE_END_GAME, _entry_to_wire(entry)) for entry in score.end_game],
+        wire.number(_SCORE_GOODS_REMAINING, score.goods_remaining),
+        wire.number(_SCORE_TILE_COUNT, score.tile_count),
+        wire.number(_SCORE_RULES_VERSION, RULES_VERSION),
+        wire.text(_SCORE_CATALOG_VERSION, builtin_catalog_version())])
+
+
+def _entry_to_wire(entry: fox.EndGameEntry) -> bytes:
+    return b"".join([
+        wire.text(_ENTRY_BUILDING, entry.building),
+        wire.number(_ENTRY_ROW, entry.row), wire.number(_ENTRY_COL, entry.col),
+        wire.number(_ENTRY_POINTS, entry.points),
+        _said_to_wire(entry.explanation, _ENTRY_EXPLANATION, _ENTRY_CODE, _ENTRY_PARAMS,
+                      entry.rule, _ENTRY_RULE),
+        *[wire.part(_ENTRY_EFFECTS, _effect_to_wire(effect)) for effect in entry.effects]])
+
+
+def _effect_to_wire(effect: fox.EffectScore) -> bytes:
+    return b"".join([
+        wire.text(_EFFECT_KIND, effect.kind), wire.number(_EFFECT_POINTS, effect.points),
+        _said_to_wire(effect.explanation, _EFFECT_EXPLANATION, _EFFECT_CODE, _EFFECT_PARAMS,
+                      effect.rule, _EFFECT_RULE),
+        *[wire.part(_EFFECT_TILES, wire.number(_COUNTED_ROW, tile.row)
+                    + wire.number(_COUNTED_COL, tile.col)
+                    + wire.text(_COUNTED_BUILDING, tile.building)
+                    + b"".join([wire.part(_COUNTED_VIA, _position_to_wire(p))
+                                for p in tile.via]))
+          for tile in effect.tiles]])
+
+
+def _said_to_wire(said: str, text_key: bytes, code_key: bytes, params_key: bytes, rule: str,
+                  rule_key: bytes) -> bytes:
+    """An explanation's fields, in field order: its words, the rule, its code and params."""
+    return b"".join([wire.text(text_key, said), wire.text(rule_key, rule),
+                     wire.text(code_key, code_of(said)),
+                     params_to_wire(params_key, getattr(said, "params", {}))])
 
 
 def town_readings_to_proto(readings: TownReadings, message: scoring_pb2.TownUncertainty

@@ -16,8 +16,9 @@ from hypothesis import given, settings
 
 from api_gateway.resources.foxglove_farm.schemas import TownSchema
 from engine_service.foxglove_farm import convert
+from engine_service.wording import sentence_fields
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
-from referee.foxglove_farm.v1 import town_pb2
+from referee.foxglove_farm.v1 import scoring_pb2, town_pb2
 from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm import parse_town
 from tabletop_rules.foxglove_farm.catalog_format import catalog_to_dict
@@ -150,3 +151,41 @@ def test_a_legal_transport_is_answered_as_field_by_field() -> None:
                     assert convert.transport_verdict_to_proto(verdict) == expected
                     answered += 1
     assert answered >= 3
+
+
+def _score_by_fields(score: fox.TownScore) -> scoring_pb2.TownScore:
+    """A score written field by field, as the engine wrote it before writing encodings."""
+    return scoring_pb2.TownScore(
+        total=score.total, score_track=score.score_track,
+        end_game_points=score.end_game_points,
+        end_game=[scoring_pb2.EndGameEntry(
+            building=e.building, row=e.row, col=e.col, points=e.points,
+            explanation=e.explanation, rule=e.rule, **sentence_fields(e.explanation),
+            effects=[scoring_pb2.EndGameEffect(
+                kind=effect.kind, points=effect.points, explanation=effect.explanation,
+                rule=effect.rule, **sentence_fields(effect.explanation),
+                tiles=[scoring_pb2.CountedTile(
+                    row=t.row, col=t.col, building=t.building,
+                    via=[{"row": p.row, "col": p.col} for p in t.via]) for t in effect.tiles])
+                for effect in e.effects]) for e in score.end_game],
+        goods_remaining=score.goods_remaining, tile_count=score.tile_count,
+        **convert.versions())
+
+
+def _same_score_both_ways(town: fox.Town) -> None:
+    score = fox.score_town(town)
+    written, expected = convert.score_to_proto(score), _score_by_fields(score)
+    assert written == expected
+    assert written.SerializeToString() == expected.SerializeToString()
+
+
+@pytest.mark.parametrize("data", [*GOLDEN, town_data(t(-1, 0, "NS"),
+                                                    b(-2, 0, "community_centre"))])
+def test_golden_scores_are_written_as_field_by_field(data: dict[str, Any]) -> None:
+    _same_score_both_ways(parse_town(data))
+
+
+@settings(max_examples=60, deadline=None)
+@given(town_dicts())
+def test_random_scores_are_written_as_field_by_field(data: dict[str, Any]) -> None:
+    _same_score_both_ways(parse_town(data))
