@@ -159,13 +159,24 @@ JOINED_EFFECTS = "FF_PART_EFFECTS_JOINED"
 
 def params_from_proto(params: Any) -> dict[str, Param]:
     """``referee.common.v1.Param`` messages as the params they carry."""
-    return {p.name: (tuple([_value(v) for v in p.values]) if p.list else _value(p.values[0]))
-            for p in params}
+    return {name: tuple(value) if type(value) is list else value
+            for name, value in params_json(params).items()}
 
 
-def _value(value: params_pb2.ParamValue) -> str | int | bool:
-    kind = value.WhichOneof("kind")
-    return getattr(value, kind) if kind else ""
+def params_json(params: Any) -> dict[str, str | int | bool | list[str | int | bool]]:
+    """``referee.common.v1.Param`` messages as an answer writes them (a list param as a
+    list). Every explanation line of an answer has its params, so this is a loop of its
+    own: a ``ParamValue`` read inline (an unset one reads as ``text``'s default, ""), and
+    each ``values`` container taken once (upb builds one on every access)."""
+    out: dict[str, str | int | bool | list[str | int | bool]] = {}
+    for param in params:
+        values = param.values
+        if param.list:
+            out[param.name] = [getattr(v, v.WhichOneof("kind") or "text") for v in values]
+        else:
+            value: params_pb2.ParamValue = values[0]
+            out[param.name] = getattr(value, value.WhichOneof("kind") or "text")
+    return out
 
 
 def localize(answer: Message) -> Message:
