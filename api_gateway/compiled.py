@@ -544,16 +544,26 @@ class Compiler:
             return (f"({code.constant(true)} if {{v}} is True else {code.constant(false)} "
                     f"if {{v}} is False else {code.constant(_boolean_dumper(field))}({{v}}))")  # type: ignore[arg-type]
         if kind is ma.fields.List:
-            item = self.serializer(field.inner)  # type: ignore[attr-defined]
+            inner: ma.fields.Field = field.inner  # type: ignore[attr-defined]
+            item = self.serializer(inner)
             if isinstance(item, _Table):
                 return (f"(None if {{v}} is None else "
                         f"[{code.constant(item.table)}.get(each) for each in {{v}}])")
+            if type(inner) is ma.fields.Nested:  # a list of objects: no call per item
+                nested = code.constant(self._nested_dumper(inner))
+                return (f"(None if {{v}} is None else "
+                        f"[None if each is None else {nested}(each) for each in {{v}}])")
         if kind is ma.fields.Nested:
-            schema = field.schema  # type: ignore[attr-defined]
-            if schema.many or field.many:  # type: ignore[attr-defined]
-                raise Unsupported("a Nested field of many")
-            return f"(None if {{v}} is None else {code.constant(self.schema_dumper(schema))}({{v}}))"
+            nested = code.constant(self._nested_dumper(field))  # type: ignore[arg-type]
+            return f"(None if {{v}} is None else {nested}({{v}}))"
         return f"{code.constant(self.serializer(field))}({{v}})"
+
+    def _nested_dumper(self, field: ma.fields.Nested) -> Dump:
+        """The dumper of a Nested field's schema, for a value that is not null."""
+        schema = field.schema
+        if schema.many or field.many:
+            raise Unsupported("a Nested field of many")
+        return self.schema_dumper(schema)
 
     def serializer(self, field: ma.fields.Field, as_class: type | None = None) -> Dump:
         """``field._serialize(value, ...)`` (of ``as_class``, a stock class the field
@@ -586,10 +596,7 @@ class Compiler:
         if kind is ma.fields.Dict:
             return self._dict_dumper(field)  # type: ignore[arg-type]
         if kind is ma.fields.Nested:
-            schema = field.schema  # type: ignore[attr-defined]
-            if schema.many or field.many:  # type: ignore[attr-defined]
-                raise Unsupported("a Nested field of many")
-            nested = self.schema_dumper(schema)
+            nested = self._nested_dumper(field)  # type: ignore[arg-type]
 
             def dump_nested(value: Any) -> Any:
                 return None if value is None else nested(value)
