@@ -661,8 +661,11 @@ class Compiler:
 
 
 def _inclusive_range(validators: list[Any]) -> tuple[int, int] | None:
-    """A whole-number field's one validator as its bounds, if it is an inclusive Range."""
-    if len(validators) == 1 and type(validators[0]) is ma.validate.Range:
+    """A whole-number field's one validator as its bounds, if it is an inclusive Range
+    (a subclass too, if it checks as Range does: it may word its errors its own way,
+    since a value out of range is refused, and marshmallow then says why)."""
+    if (len(validators) == 1 and isinstance(validators[0], ma.validate.Range)
+            and type(validators[0]).__call__ is ma.validate.Range.__call__):
         check = validators[0]
         if (check.min_inclusive and check.max_inclusive and type(check.min) is int
                 and type(check.max) is int):
