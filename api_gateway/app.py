@@ -43,7 +43,13 @@ class Api(flask_smorest.Api):
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
 JSON_POLICY = "default-src 'none'; frame-ancestors 'none'"
 """An API answer is data: it may load nothing, run nothing, and be framed nowhere."""
+NO_STORE = "no-store"
 DOCUMENTATION_CACHE = "public, max-age=300"
+API_HEADERS = (*SECURITY_HEADERS.items(), ("Cache-Control", NO_STORE),
+               ("Content-Security-Policy", JSON_POLICY))
+"""What :func:`secure_answers` adds, in its order, to an answer that has none of them
+and is not documentation: almost every answer."""
+_SECURED = frozenset(name.lower() for name, _ in API_HEADERS)
 _INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 
 
@@ -76,15 +82,20 @@ def secure_answers(app: Flask) -> None:
 
     @app.after_request
     def secure(response: Response) -> Response:
-        response.headers.update(SECURITY_HEADERS)
-        rule = request.url_rule.rule if request.url_rule and response.status_code == 200 \
-            else None
-        response.headers["Cache-Control"] = (
+        headers = response.headers
+        url_rule = request.url_rule
+        rule = url_rule.rule if url_rule and response.status_code == 200 else None
+        if rule not in documentation and _SECURED.isdisjoint(
+                [name.lower() for name, _ in headers]):
+            headers.extend(API_HEADERS)  # in one step what the lines below come to
+            return response
+        headers.update(SECURITY_HEADERS)
+        headers["Cache-Control"] = (
             DOCUMENTATION_CACHE if rule in documentation
-            else response.headers.get("Cache-Control", "no-store"))
-        response.headers["Content-Security-Policy"] = (
+            else headers.get("Cache-Control", NO_STORE))
+        headers["Content-Security-Policy"] = (
             _docs_policy(response.get_data(as_text=True)) if rule == docs
-            else response.headers.get("Content-Security-Policy", JSON_POLICY))
+            else headers.get("Content-Security-Policy", JSON_POLICY))
         return response
 
 

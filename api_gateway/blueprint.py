@@ -115,7 +115,10 @@ def _fast_reader(schema: ma.Schema, slow: Callable[[], Any]) -> Callable[[], Any
     def read() -> Any:
         if not current_app.config["COMPILED_SCHEMAS"]:
             return slow()
-        document = load_json_document(request, depth)  # or the problem slow would raise
+        # The request itself, not its proxy: each attribute read through the proxy costs
+        # a lookup of the context, and reading the body reads several.
+        document = load_json_document(request._get_current_object(),  # type: ignore[attr-defined]
+                                      depth)  # or the problem slow would raise
         try:
             return load(document)
         except Exception:  # Refused, or an error marshmallow will meet again
@@ -147,7 +150,7 @@ def json_response(data: Any) -> Response:
     """``jsonify(data)``, written by orjson where it writes the same bytes: the app's
     JSON provider is Flask's own, compact, neither sorting keys nor escaping non-ASCII
     characters, and ``data`` is plain JSON (orjson refuses integers past 64 bits)."""
-    app = current_app
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  (not the proxy)
     provider = app.json
     if (type(provider) is DefaultJSONProvider and not provider.sort_keys
             and not provider.ensure_ascii

@@ -24,6 +24,9 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, request
 from flask_compress import Compress
 from flask_cors import CORS
+from werkzeug.http import parse_accept_header
+
+from .headers import parsed_once, vary
 
 COMPRESS_MIN_SIZE = 1024
 """Answers smaller than this go as they are. Measured (gzip level 6, this machine, the
@@ -48,6 +51,13 @@ METHODS = ["GET", "HEAD", "POST", "OPTIONS"]
 PREFLIGHT_MAX_AGE_SECONDS = 3600
 """How long a browser may reuse a preflight's answer: the origins change only when the
 gateway restarts, and every answer carries its own CORS headers anyway."""
+
+
+@parsed_once
+def _takes_gzip(accepted: str) -> bool:
+    """Whether an Accept-Encoding value gives gzip a quality above 0, as werkzeug reads
+    it (``request.accept_encodings``)."""
+    return bool(parse_accept_header(accepted)["gzip"])
 
 
 class SettingsError(ValueError):
@@ -81,9 +91,10 @@ def install(app: Flask) -> None:
         """flask-compress's answer for a request that takes gzip. werkzeug reads the
         header's qualities (``gzip;q=0`` refuses gzip, which flask-compress 1.25 takes as
         a yes); every answer may vary by it."""
-        if request.accept_encodings["gzip"]:
+        accepted = request.environ.get("HTTP_ACCEPT_ENCODING")
+        if accepted and _takes_gzip(accepted):
             return compress.after_request(response)
-        response.vary.add("Accept-Encoding")
+        vary(response, "Accept-Encoding")
         return response
 
     # Last of all: it compresses the final bytes, after every other hook (the docs
@@ -108,7 +119,7 @@ def install(app: Flask) -> None:
         """Answers differ by Origin (only allowed ones get the CORS headers): a cache must
         keep them apart, even with a single allowed origin (flask-cors would say so only
         for several)."""
-        response.vary.add("Origin")
+        vary(response, "Origin")
         return response
 
     app.before_request_funcs.setdefault(None, []).insert(0, preflight)

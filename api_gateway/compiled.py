@@ -33,12 +33,14 @@ accept past the limit.
 
 from __future__ import annotations
 
+import keyword
 import linecache
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 import marshmallow as ma
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from marshmallow.decorators import (
     POST_DUMP,
@@ -470,8 +472,7 @@ class Compiler:
         for hook, pass_original in _hooks(schema, PRE_DUMP, collection_first=False):
             code.add(f"    obj = {code.constant(hook)}(obj{', original' if pass_original else ''}, "
                      "many=False)")
-        code.add("    out = {}")
-        fields = []
+        fields: list[_DumpedField] = []
         for attr_name, field in schema.dump_fields.items():
             data_key = field.data_key if field.data_key is not None else attr_name
             found = field.attribute or attr_name
@@ -482,26 +483,66 @@ class Compiler:
                 write: str | None = self._inline_dump(code, field)
             except Unsupported:
                 write = None
-            fields.append((repr(data_key), attr_name, repr(found), write, field))
+            fields.append((data_key, attr_name, found, write, field))
         accessor = code.constant(schema.get_attribute)
         if type(schema).get_attribute is not ma.Schema.get_attribute:
-            self._dump_fields(code, fields, accessor, f"{accessor}(obj, {{found}}, MISSING)", "    ")
+            code.add("    out = {}")
+            self._dump_fields(code, fields, accessor, f"{accessor}(obj, {{found!r}}, MISSING)", "    ")
         else:
-            code.add("    if type(obj) is dict:")
-            self._dump_fields(code, fields, accessor, "obj.get({found}, MISSING)", "        ",
-                              "getattr(obj, {found}, MISSING)")
-            code.add(f"    elif isinstance(obj, Message) and not {code.constant(_indexable)}(type(obj)):")
-            self._dump_fields(code, fields, accessor, "getattr(obj, {found}, MISSING)", "        ")
-            code.add("    else:")
+            typed: dict[type, Dump] = {}
+
+            def learn(kind: type[Message]) -> Dump:
+                made = typed[kind] = self._message_dumper(code, fields, accessor, kind)
+                return made
+            code.add(f"    typed = {code.constant(typed)}.get(type(obj))",
+                     "    if typed is not None:",
+                     "        out = typed(obj)",
+                     "    elif type(obj) is dict:",
+                     "        out = {}")
+            self._dump_fields(code, fields, accessor, "obj.get({found!r}, MISSING)", "        ",
+                              "getattr(obj, {found!r}, MISSING)")
+            code.add(f"    elif isinstance(obj, Message) and not {code.constant(_indexable)}(type(obj)):",
+                     f"        out = {code.constant(learn)}(type(obj))(obj)",
+                     "    else:",
+                     "        out = {}")
             self._dump_fields(code, fields, accessor,
-                              f"{code.constant(get_value)}(obj, {{found}}, MISSING)", "        ")
+                              f"{code.constant(get_value)}(obj, {{found!r}}, MISSING)", "        ")
         for hook, pass_original in _hooks(schema, POST_DUMP, collection_first=False):
             code.add(f"    out = {code.constant(hook)}(out{', original' if pass_original else ''}, "
                      "many=False)")
         code.add("    return out")
         return self._function(code)
 
-    def _dump_fields(self, code: _Source, fields: list[tuple[str, str, str, str | None, Any]],
+    def _message_dumper(self, code: _Source, fields: list[_DumpedField], accessor: str,
+                        kind: type[Message]) -> Dump:
+        """The fields' code for a protobuf message of type ``kind``, made when the schema
+        first writes one: what the code for any message does (``getattr(obj, name,
+        MISSING)``), less what the message type decides. A name that is one of its fields
+        is always there (neither missing nor null, so no default applies), and a String
+        of a string field or an Integer of a whole-number one writes the value as it is,
+        so only the other fields keep their checks."""
+        protos = kind.DESCRIPTOR.fields_by_name
+        made = _Source(f"{code.name}_{kind.__name__}_{len(self.sources)}", code.names)
+        made.add(f"def {made.name}(obj):",
+                 "    out = {}")
+        for entry in fields:
+            data_key, _, found, write, field = entry
+            proto = protos.get(found)
+            if write is None or proto is None:
+                self._dump_fields(made, [entry], accessor, "getattr(obj, {found!r}, MISSING)",
+                                  "    ")
+                continue
+            read = (f"obj.{found}" if found.isidentifier() and not keyword.iskeyword(found)
+                    else f"getattr(obj, {found!r})")
+            if _as_is(field, proto):
+                made.add(f"    out[{data_key!r}] = {read}")
+            else:
+                made.add(f"    value = {read}",
+                         f"    out[{data_key!r}] = {write.format(v='value')}")
+        made.add("    return out")
+        return self._function(made)
+
+    def _dump_fields(self, code: _Source, fields: list[_DumpedField],
                      accessor: str, access: str, indent: str, fallback: str | None = None
                      ) -> None:
         for data_key, attr_name, found, write, field in fields:
@@ -509,7 +550,7 @@ class Compiler:
                 code.add(f"{indent}value = {code.constant(field)}.serialize({attr_name!r}, obj, "
                          f"accessor={accessor})",
                          f"{indent}if value is not MISSING:",
-                         f"{indent}    out[{data_key}] = {code.constant(plain)}(value)")
+                         f"{indent}    out[{data_key!r}] = {code.constant(plain)}(value)")
                 continue
             code.add(f"{indent}value = {access.format(found=found)}")
             if fallback:  # a dict without the key: the attribute, as marshmallow's accessor
@@ -518,13 +559,13 @@ class Compiler:
             default = field.dump_default
             if default is MISSING:
                 code.add(f"{indent}if value is not MISSING:",
-                         f"{indent}    out[{data_key}] = {write.format(v='value')}")
+                         f"{indent}    out[{data_key!r}] = {write.format(v='value')}")
                 continue
             code.add(f"{indent}if value is MISSING:",
                      f"{indent}    value = {code.constant(default)}"
                      + ("()" if callable(default) else ""),
                      f"{indent}if value is not MISSING:",
-                     f"{indent}    out[{data_key}] = {write.format(v='value')}")
+                     f"{indent}    out[{data_key!r}] = {write.format(v='value')}")
 
     def _inline_dump(self, code: _Source, field: ma.fields.Field) -> str:
         """An expression that writes ``{v}`` as the field's ``_serialize`` does."""
@@ -544,16 +585,26 @@ class Compiler:
             return (f"({code.constant(true)} if {{v}} is True else {code.constant(false)} "
                     f"if {{v}} is False else {code.constant(_boolean_dumper(field))}({{v}}))")  # type: ignore[arg-type]
         if kind is ma.fields.List:
-            item = self.serializer(field.inner)  # type: ignore[attr-defined]
+            inner: ma.fields.Field = field.inner  # type: ignore[attr-defined]
+            item = self.serializer(inner)
             if isinstance(item, _Table):
                 return (f"(None if {{v}} is None else "
                         f"[{code.constant(item.table)}.get(each) for each in {{v}}])")
+            if type(inner) is ma.fields.Nested:  # a list of objects: no call per item
+                nested = code.constant(self._nested_dumper(inner))
+                return (f"(None if {{v}} is None else "
+                        f"[None if each is None else {nested}(each) for each in {{v}}])")
         if kind is ma.fields.Nested:
-            schema = field.schema  # type: ignore[attr-defined]
-            if schema.many or field.many:  # type: ignore[attr-defined]
-                raise Unsupported("a Nested field of many")
-            return f"(None if {{v}} is None else {code.constant(self.schema_dumper(schema))}({{v}}))"
+            nested = code.constant(self._nested_dumper(field))  # type: ignore[arg-type]
+            return f"(None if {{v}} is None else {nested}({{v}}))"
         return f"{code.constant(self.serializer(field))}({{v}})"
+
+    def _nested_dumper(self, field: ma.fields.Nested) -> Dump:
+        """The dumper of a Nested field's schema, for a value that is not null."""
+        schema = field.schema
+        if schema.many or field.many:
+            raise Unsupported("a Nested field of many")
+        return self.schema_dumper(schema)
 
     def serializer(self, field: ma.fields.Field, as_class: type | None = None) -> Dump:
         """``field._serialize(value, ...)`` (of ``as_class``, a stock class the field
@@ -586,10 +637,7 @@ class Compiler:
         if kind is ma.fields.Dict:
             return self._dict_dumper(field)  # type: ignore[arg-type]
         if kind is ma.fields.Nested:
-            schema = field.schema  # type: ignore[attr-defined]
-            if schema.many or field.many:  # type: ignore[attr-defined]
-                raise Unsupported("a Nested field of many")
-            nested = self.schema_dumper(schema)
+            nested = self._nested_dumper(field)  # type: ignore[arg-type]
 
             def dump_nested(value: Any) -> Any:
                 return None if value is None else nested(value)
@@ -613,8 +661,11 @@ class Compiler:
 
 
 def _inclusive_range(validators: list[Any]) -> tuple[int, int] | None:
-    """A whole-number field's one validator as its bounds, if it is an inclusive Range."""
-    if len(validators) == 1 and type(validators[0]) is ma.validate.Range:
+    """A whole-number field's one validator as its bounds, if it is an inclusive Range
+    (a subclass too, if it checks as Range does: it may word its errors its own way,
+    since a value out of range is refused, and marshmallow then says why)."""
+    if (len(validators) == 1 and isinstance(validators[0], ma.validate.Range)
+            and type(validators[0]).__call__ is ma.validate.Range.__call__):
         check = validators[0]
         if (check.min_inclusive and check.max_inclusive and type(check.min) is int
                 and type(check.max) is int):
@@ -622,14 +673,41 @@ def _inclusive_range(validators: list[Any]) -> tuple[int, int] | None:
     return None
 
 
-class _Source:
-    """A function's source being written, and the values its names stand for."""
+_DumpedField = tuple[str, str, str, "str | None", ma.fields.Field]
+"""A field a schema writes: its key in the JSON, its name in the schema, the attribute
+it reads, the expression writing ``{v}`` (None: the field's own ``serialize``), and the
+field."""
 
-    def __init__(self, name: str) -> None:
+_WHOLE_NUMBERS = frozenset({
+    FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT32,
+    FieldDescriptor.TYPE_UINT64, FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_SINT64,
+    FieldDescriptor.TYPE_FIXED32, FieldDescriptor.TYPE_FIXED64,
+    FieldDescriptor.TYPE_SFIXED32, FieldDescriptor.TYPE_SFIXED64})
+
+
+def _as_is(field: ma.fields.Field, proto: FieldDescriptor) -> bool:
+    """Whether ``field`` writes the protobuf field ``proto``'s value unchanged: a String
+    of a string (``str(value)`` is the value), an Integer of a whole number
+    (``int(value)`` is the value)."""
+    if proto.is_repeated:
+        return False
+    kind = type(field)
+    if kind is ma.fields.String:
+        return proto.type == FieldDescriptor.TYPE_STRING
+    if kind is ma.fields.Integer and not field.as_string:  # type: ignore[attr-defined]
+        return proto.type in _WHOLE_NUMBERS
+    return False
+
+
+class _Source:
+    """A function's source being written, and the values its names stand for (``names``:
+    shared with another function's, whose constants it uses)."""
+
+    def __init__(self, name: str, names: dict[str, Any] | None = None) -> None:
         self.name = name
         self.lines: list[str] = []
         self.names: dict[str, Any] = {"MISSING": MISSING, "Refused": Refused,
-                                      "Message": Message}
+                                      "Message": Message} if names is None else names
 
     def add(self, *lines: str) -> None:
         self.lines.extend(lines)

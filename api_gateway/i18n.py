@@ -25,14 +25,18 @@ from typing import Any
 from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Response, has_request_context, request
 from google.protobuf.message import Message
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from referee.common.v1 import params_pb2
 from tabletop_rules.downtown_farmers_market import INGREDIENTS, Action
 from tabletop_rules.foxglove_farm.game_state import GamePhase
 from tabletop_rules.foxglove_farm.model import GOODS, SIDES
 from tabletop_rules.messages import ENGLISH, TEMPLATES, Language, Param, Params, Template, find, render
+
+from .headers import parsed_once, vary
 
 LANGUAGES = ("en", "fr")
 """The languages answers are given in, the default first."""
@@ -114,13 +118,20 @@ def translation(tag: str) -> Language:
 
 
 def negotiate() -> str:
-    """The language of this request's answer: the best match of its Accept-Language."""
+    """The language of this request's answer: the best match of its Accept-Language
+    (the default without one, as most API clients call)."""
     if not has_request_context():
         return ENGLISH.tag
-    chosen = g.get("language")
-    if chosen is None:
-        chosen = g.language = request.accept_languages.best_match(LANGUAGES, LANGUAGES[0])
-    return str(chosen)
+    accepted = request.environ.get("HTTP_ACCEPT_LANGUAGE")
+    return _best_language(accepted) if accepted else LANGUAGES[0]
+
+
+@parsed_once
+def _best_language(accepted: str) -> str:
+    """werkzeug's best match of :data:`LANGUAGES` for an Accept-Language value (what
+    ``request.accept_languages`` reads)."""
+    return str(parse_accept_header(accepted, LanguageAccept).best_match(LANGUAGES,
+                                                                       LANGUAGES[0]))
 
 
 def current() -> Language:
@@ -148,13 +159,24 @@ JOINED_EFFECTS = "FF_PART_EFFECTS_JOINED"
 
 def params_from_proto(params: Any) -> dict[str, Param]:
     """``referee.common.v1.Param`` messages as the params they carry."""
-    return {p.name: (tuple([_value(v) for v in p.values]) if p.list else _value(p.values[0]))
-            for p in params}
+    return {name: tuple(value) if type(value) is list else value
+            for name, value in params_json(params).items()}
 
 
-def _value(value: params_pb2.ParamValue) -> str | int | bool:
-    kind = value.WhichOneof("kind")
-    return getattr(value, kind) if kind else ""
+def params_json(params: Any) -> dict[str, str | int | bool | list[str | int | bool]]:
+    """``referee.common.v1.Param`` messages as an answer writes them (a list param as a
+    list). Every explanation line of an answer has its params, so this is a loop of its
+    own: a ``ParamValue`` read inline (an unset one reads as ``text``'s default, ""), and
+    each ``values`` container taken once (upb builds one on every access)."""
+    out: dict[str, str | int | bool | list[str | int | bool]] = {}
+    for param in params:
+        values = param.values
+        if param.list:
+            out[param.name] = [getattr(v, v.WhichOneof("kind") or "text") for v in values]
+        else:
+            value: params_pb2.ParamValue = values[0]
+            out[param.name] = getattr(value, value.WhichOneof("kind") or "text")
+    return out
 
 
 def localize(answer: Message) -> Message:
@@ -200,7 +222,7 @@ def content_language(app: Flask) -> None:
     @app.after_request
     def name_language(response: Response) -> Response:
         response.headers["Content-Language"] = negotiate()
-        response.vary.add("Accept-Language")
+        vary(response, "Accept-Language")
         return response
 
 

@@ -19,7 +19,7 @@ from tabletop_rules.messages import TEMPLATES, Template
 
 from .compiled import Compiler, Dump
 from .fields import Component
-from .i18n import params_from_proto
+from .i18n import params_json
 
 PARAMS_DESCRIPTION = (
     "the values the sentence interpolates, by name (snake_case): strings, whole numbers, "
@@ -42,15 +42,10 @@ class ParamsField(ma.fields.Field):
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any
                    ) -> dict[str, Any]:
-        return _params_json(value)
+        return params_json(value)
 
     def compiled_dump(self, compiler: Compiler) -> Dump:
-        return _params_json
-
-
-def _params_json(params: Any) -> dict[str, Any]:
-    return {name: list(value) if type(value) is tuple else value
-            for name, value in params_from_proto(params).items()}
+        return params_json
 
 
 def _sentence(made: Template) -> str:

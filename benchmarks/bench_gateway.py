@@ -260,9 +260,15 @@ def _engine_channel(channel: Any) -> Iterator[None]:
     saved = {name: getattr(api_gateway.engine, name) for name in ("channel", "stub")
              if hasattr(api_gateway.engine, name)}
     stubs: dict[Any, Any] = {}
+
+    def stub(kind: Any) -> Any:
+        made = stubs.get(kind)
+        if made is None:  # not setdefault(kind, kind(channel)): that makes one every call
+            made = stubs[kind] = kind(channel)
+        return made
     api_gateway.engine.channel = lambda: channel  # type: ignore[assignment]
     if "stub" in saved:
-        api_gateway.engine.stub = lambda kind: stubs.setdefault(kind, kind(channel))  # type: ignore[assignment]
+        api_gateway.engine.stub = stub  # type: ignore[assignment]
     try:
         yield
     finally:
