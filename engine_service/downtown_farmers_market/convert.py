@@ -718,16 +718,16 @@ def _cell_to_wire(cell: dfm.CountedCell) -> bytes:
 
 def _verdict_to_wire(verdict: dfm.LineVerdict) -> tuple[bytes, bytes]:
     """A verdict's fields of its ``LineScore``, before the cells (met to params:
-    :func:`_verdict_head`) and after them (the ingredient chosen, the majority found, the
+    :func:`_head`) and after them (the ingredient chosen, the majority found, the
     sets formed): written once for each verdict and kept in its ``memo``, as the rules
     remember verdicts (a verdict seen again is the same object)."""
     known: tuple[bytes, bytes] | None = verdict.memo
     if known is not None:
         return known
     said = verdict.said
-    head = (_verdict_head(said, verdict.met, verdict.points, verdict.rule)
-            if isinstance(said, Wording) else  # words equal as text may differ in code
-            _verdict_head.__wrapped__(said, verdict.met, verdict.points, verdict.rule))
+    # Only a Wording is remembered by what it says: words equal as text may differ in code.
+    write_head = _remembered_head if isinstance(said, Wording) else _head
+    head = write_head(said, verdict.met, verdict.points, verdict.rule)
     chosen, majority, made = verdict.chosen, verdict.majority, verdict.sets
     tail = b"".join([
         b"" if chosen is None else _LINE_CHOSEN_FIELDS[chosen],
@@ -738,11 +738,8 @@ def _verdict_to_wire(verdict: dfm.LineVerdict) -> tuple[bytes, bytes]:
     return head, tail
 
 
-@lru_cache(maxsize=8192)
-def _verdict_head(said: str | Wording, met: bool, points: int, rule: str) -> bytes:
-    """A verdict's met, points, explanation, rule, code and params fields: written once
-    for the words they say, which many verdicts share (a per_set line's verdict is its
-    own, for the sets it formed, but its words are those of every line forming as many)."""
+def _head(said: str | Wording, met: bool, points: int, rule: str) -> bytes:
+    """A verdict's met, points, explanation, rule, code and params fields."""
     if isinstance(said, Wording):  # the words, code and params, with no Sentence made
         text, code, params = said.text(), said.code, said.params
     else:
@@ -753,6 +750,12 @@ def _verdict_head(said: str | Wording, met: bool, points: int, rule: str) -> byt
     return b"".join([
         _LINE_MET_FIELD if met else b"", points_field, wire.text(_LINE_EXPLANATION, text),
         _rule_and_code(rule, code), params_to_wire(_LINE_PARAMS, params)])
+
+
+_remembered_head = lru_cache(maxsize=8192)(_head)
+""":func:`_head`, written once for the words said, which many verdicts share (a per_set
+line's verdict is its own, for the sets it formed, but its words are those of every line
+forming as many)."""
 
 
 @lru_cache(maxsize=256)
