@@ -21,7 +21,9 @@ same hooks, for the values that are unambiguously right:
 Stock fields (String, Integer, Boolean, List, Dict, Nested) are compiled here; a field
 class of the project's compiles itself with ``compiled_load(compiler)`` and
 ``compiled_dump(compiler)`` methods defined in its own class body (a subclass that
-overrides ``_deserialize`` does not inherit them). Any other field is left to marshmallow
+overrides ``_deserialize`` does not inherit them); a schema with its own ``get_attribute``
+may say, with ``compiled_attribute(attr)`` beside it, the expression in ``obj`` that it
+reads each attribute with, written inline. Any other field is left to marshmallow
 at the schema that holds it (``field.deserialize`` / ``field.serialize``), so a compiled
 schema reads and writes exactly as marshmallow does, only faster; the equivalence is
 tested on recorded and random bodies and answers (``tests/platform/test_compiled.py``).
@@ -487,7 +489,11 @@ class Compiler:
         accessor = code.constant(schema.get_attribute)
         if type(schema).get_attribute is not ma.Schema.get_attribute:
             code.add("    out = {}")
-            self._dump_fields(code, fields, accessor, f"{accessor}(obj, {{found!r}}, MISSING)", "    ")
+            called = f"{accessor}(obj, {{found!r}}, MISSING)"
+            for entry in fields:
+                read = _attribute_expression(schema, entry[2])
+                self._dump_fields(code, [entry], accessor, called if read is None else
+                                  read.replace("{", "{{").replace("}", "}}"), "    ")
         else:
             typed: dict[type, Dump] = {}
 
@@ -532,8 +538,7 @@ class Compiler:
                 self._dump_fields(made, [entry], accessor, "getattr(obj, {found!r}, MISSING)",
                                   "    ")
                 continue
-            read = (f"obj.{found}" if found.isidentifier() and not keyword.iskeyword(found)
-                    else f"getattr(obj, {found!r})")
+            read = attribute_read("obj", found)
             if _as_is(field, proto):
                 made.add(f"    out[{data_key!r}] = {read}")
             else:
@@ -658,6 +663,28 @@ class Compiler:
                 return {new_keys[k]: v for k, v in value.items() if k in new_keys}
             return {new_keys[k]: values(v) for k, v in value.items()}
         return dump
+
+
+def attribute_read(obj: str, *names: str) -> str:
+    """The expression reading the attributes ``names`` in turn from the expression
+    ``obj``: ``obj.a.b``, or by ``getattr`` for a name that is no identifier."""
+    for name in names:
+        obj = (f"{obj}.{name}" if name.isidentifier() and not keyword.iskeyword(name)
+               else f"getattr({obj}, {name!r})")
+    return obj
+
+
+def _attribute_expression(schema: ma.Schema, attr: str) -> str | None:
+    """The expression, in ``obj``, by which ``schema``'s own ``get_attribute`` reads
+    ``attr``, when the schema says it (``compiled_attribute(attr)``, defined beside its
+    ``get_attribute``): written inline, the value is read without a call of the accessor
+    for every field of every object. None: the accessor is called."""
+    owner = next(kind for kind in type(schema).__mro__ if "get_attribute" in vars(kind))
+    say = vars(owner).get("compiled_attribute")
+    if say is None:
+        return None
+    expression: str | None = say(schema, attr)
+    return expression
 
 
 def _inclusive_range(validators: list[Any]) -> tuple[int, int] | None:

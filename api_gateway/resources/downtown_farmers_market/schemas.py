@@ -42,7 +42,7 @@ from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
 from tabletop_rules.downtown_farmers_market.state import RULES_VERSION
 from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 
-from ...compiled import Compiler, Dump, Loader
+from ...compiled import Compiler, Dump, Loader, attribute_read
 from ...fields import (
     INT32_MIN,
     AnswerSchema,
@@ -169,6 +169,51 @@ class SpaceField(ma.fields.Field):
                           converter.resolve_nested_schema(TileCandidatesSchema)]}
 
 
+class IngredientSetField(ma.fields.List):
+    """A set of ingredients (``IngredientSet``), as a list: read as the list of their
+    values, written from the message."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(ingredient(), metadata={"minItems": 1,
+                                                 "maxItems": MAX_LINE_INGREDIENTS}, **kwargs)
+
+    def _serialize(self, value: board_pb2.IngredientSet | None, attr: str | None, obj: Any,
+                   **kwargs: Any) -> list[str] | None:
+        return None if value is None else super()._serialize(value.ingredients, attr, obj,
+                                                              **kwargs)
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        return compiler.deserializer(self, ma.fields.List)
+
+    def compiled_dump(self, compiler: Compiler) -> Dump:
+        ingredients = compiler.serializer(self, ma.fields.List)
+        return lambda value: None if value is None else ingredients(value.ingredients)
+
+
+class IngredientCountsField(ma.fields.Dict):
+    """Ingredients and their counts (``IngredientCount`` entries), as an object: read
+    as a dict of their values, written from the entries."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(keys=ingredient(),
+                         values=whole_number(accepted=(1, MAX_LINE_INGREDIENTS)), **kwargs)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return super()._serialize(None if value is None else _counts(value), attr, obj,
+                                  **kwargs)
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        return compiler.deserializer(self, ma.fields.Dict)
+
+    def compiled_dump(self, compiler: Compiler) -> Dump:
+        counts = compiler.serializer(self, ma.fields.Dict)
+        return lambda value: None if value is None else counts(_counts(value))
+
+
+def _counts(entries: Any) -> dict[int, int]:
+    return {entry.ingredient: entry.count for entry in entries}
+
+
 def challenge_type(kind: str) -> ma.fields.String:
     return tag(kind, "the challenge type")
 
@@ -186,18 +231,23 @@ class _ChallengeSchema(ma.Schema):
         """The type-specific part of the protobuf challenge."""
         return {}
 
-    def body_fields(self, body: Any) -> dict[str, Any]:
-        """The type-specific fields, from the protobuf challenge's part for this type."""
-        return {}
-
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> board_pb2.Challenge:
         return board_pb2.Challenge(points=data["points"], **{self.kind: self.body(data)})
 
-    @ma.pre_dump
-    def from_proto(self, message: board_pb2.Challenge, **kwargs: Any) -> dict[str, Any]:
-        return {"type": self.kind, "points": message.points,
-                **self.body_fields(getattr(message, self.kind))}
+    def get_attribute(self, obj: board_pb2.Challenge, attr: str, default: Any) -> Any:
+        """Dumping: the type's name, the points, or a field of the type's own part (of
+        the same name: each field writes its protobuf value)."""
+        if attr == "type":
+            return self.kind
+        return obj.points if attr == "points" else getattr(getattr(obj, self.kind), attr)
+
+    def compiled_attribute(self, attr: str) -> str:
+        """``get_attribute`` as an expression, which compiled code reads inline."""
+        if attr == "type":
+            return repr(self.kind)
+        return attribute_read("obj", attr) if attr == "points" else \
+            attribute_read("obj", self.kind, attr)
 
 
 class ExactCountSchema(_ChallengeSchema):
@@ -205,17 +255,12 @@ class ExactCountSchema(_ChallengeSchema):
 
     kind = "exact_count"
     type = challenge_type(kind)
-    counts = ma.fields.Dict(
-        keys=ingredient(), values=whole_number(accepted=(1, MAX_LINE_INGREDIENTS)),
-        required=True, metadata={
-            "description": f"ingredient -> count (1 to {MAX_LINE_INGREDIENTS})",
-            "minProperties": 1, "maxProperties": len(INGREDIENTS)})
+    counts = IngredientCountsField(required=True, metadata={
+        "description": f"ingredient -> count (1 to {MAX_LINE_INGREDIENTS})",
+        "minProperties": 1, "maxProperties": len(INGREDIENTS)})
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"counts": [{"ingredient": i, "count": n} for i, n in data["counts"].items()]}
-
-    def body_fields(self, body: board_pb2.ExactCountChallenge) -> dict[str, Any]:
-        return {"counts": {c.ingredient: c.count for c in body.counts}}
 
 
 class ForbiddenSchema(_ChallengeSchema):
@@ -230,9 +275,6 @@ class ForbiddenSchema(_ChallengeSchema):
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"ingredients": data["ingredients"]}
 
-    def body_fields(self, body: board_pb2.ForbiddenChallenge) -> dict[str, Any]:
-        return {"ingredients": body.ingredients}
-
 
 class ExactCountAnySchema(_ChallengeSchema):
     """Some ingredient of the player's choice appears exactly ``count`` times (DFM-R3)."""
@@ -244,9 +286,6 @@ class ExactCountAnySchema(_ChallengeSchema):
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"count": data["count"]}
-
-    def body_fields(self, body: board_pb2.ExactCountAnyChallenge) -> dict[str, Any]:
-        return {"count": body.count}
 
 
 class ExactTotalSchema(ExactCountAnySchema):
@@ -273,28 +312,20 @@ class MajoritySchema(_ChallengeSchema):
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"ingredient": data["ingredient"]}
 
-    def body_fields(self, body: board_pb2.MajorityChallenge) -> dict[str, Any]:
-        return {"ingredient": body.ingredient}
-
 
 class PerSetSchema(_ChallengeSchema):
     """``points`` for each set formed, an ingredient in at most one set (DFM-R7)."""
 
     kind = "per_set"
     type = challenge_type(kind)
-    sets = ma.fields.List(
-        ingredient_list(metadata={"minItems": 1, "maxItems": MAX_LINE_INGREDIENTS}),
-        required=True, metadata={
-            "description": "the sets shown; a one-ingredient set is 'points per ingredient'; "
-                           f"at most {MAX_SETS} sets (a longer list is a 422 naming the "
-                           f"limit), each of 1 to {MAX_LINE_INGREDIENTS} ingredients",
-            "minItems": 1, "maxItems": MAX_SETS})
+    sets = ma.fields.List(IngredientSetField(), required=True, metadata={
+        "description": "the sets shown; a one-ingredient set is 'points per ingredient'; "
+                       f"at most {MAX_SETS} sets (a longer list is a 422 naming the "
+                       f"limit), each of 1 to {MAX_LINE_INGREDIENTS} ingredients",
+        "minItems": 1, "maxItems": MAX_SETS})
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"sets": [{"ingredients": s} for s in data["sets"]]}
-
-    def body_fields(self, body: board_pb2.PerSetChallenge) -> dict[str, Any]:
-        return {"sets": [s.ingredients for s in body.sets]}
 
 
 CHALLENGE_SCHEMAS: dict[str, type[_ChallengeSchema]] = {
@@ -432,23 +463,6 @@ class CountedCellSchema(AnswerSchema):
     ingredients = ingredient_list(required=True, metadata={
         "description": "the ingredients of the cell's tile that counted",
         "minItems": 1, "maxItems": MAX_TILE_INGREDIENTS})
-
-
-class IngredientSetField(ma.fields.List):
-    """A set of ingredients an answer names (``IngredientSet``), as a list."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(ingredient(), metadata={"minItems": 1,
-                                                 "maxItems": MAX_LINE_INGREDIENTS}, **kwargs)
-
-    def _serialize(self, value: board_pb2.IngredientSet | None, attr: str | None, obj: Any,
-                   **kwargs: Any) -> list[str] | None:
-        return None if value is None else super()._serialize(value.ingredients, attr, obj,
-                                                              **kwargs)
-
-    def compiled_dump(self, compiler: Compiler) -> Dump:
-        ingredients = compiler.serializer(self, ma.fields.List)
-        return lambda value: None if value is None else ingredients(value.ingredients)
 
 
 class LineScoreSchema(AnswerSchema):
@@ -672,6 +686,10 @@ class _MoveSchema(ma.Schema):
     def get_attribute(self, obj: game_pb2.Move, attr: str, default: Any) -> Any:
         """Dumping: the action's name, or a field of the move's own message."""
         return self.kind if attr == "action" else getattr(getattr(obj, self.kind), attr)
+
+    def compiled_attribute(self, attr: str) -> str:
+        """``get_attribute`` as an expression, which compiled code reads inline."""
+        return repr(self.kind) if attr == "action" else attribute_read("obj", self.kind, attr)
 
 
 class TakeTileSchema(_MoveSchema):
