@@ -15,7 +15,7 @@ from typing import Any
 import marshmallow as ma
 
 from referee.downtown_farmers_market.v1 import board_pb2, downtown_farmers_market_service_pb2 as service_pb2
-from referee.downtown_farmers_market.v1 import game_pb2, scoring_pb2
+from referee.downtown_farmers_market.v1 import game_pb2
 from tabletop_rules.downtown_farmers_market.draft import (
     FACE_UP,
     MIN_PLAYERS,
@@ -441,8 +441,8 @@ class RankRequestSchema(ma.Schema):
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> service_pb2.RankPlayersRequest:
-        return service_pb2.RankPlayersRequest(players=[
-            scoring_pb2.PlayerBoard(name=p["name"], board=p["board"]) for p in data["players"]])
+        # each player as its dict (name, board): protobuf copies the board once, not twice
+        return service_pb2.RankPlayersRequest(players=data["players"])
 
 
 # Answers: every field is written in every answer (``required``), unless it says when.
@@ -637,9 +637,10 @@ class GameStateSchema(ma.Schema):
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.GameState:
+        # each player as its dict (name, board): protobuf copies the board once, not twice
         return game_pb2.GameState(
             rules_version=data["rules_version"], mode=data["mode"],
-            players=[game_pb2.Player(**p) for p in data["players"]], face_up=data["face_up"],
+            players=data["players"], face_up=data["face_up"],
             pile_count=data["pile_count"], discards=data["discards"], round=data["round"],
             first_player=data["first_player"], current_player=data["current_player"],
             expected=data["expected"] or game_pb2.ACTION_UNSPECIFIED)
@@ -667,7 +668,7 @@ class GameSetupSchema(ma.Schema):
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.Setup:
         return game_pb2.Setup(
             rules_version=data.get("rules_version", 0), mode=data["mode"],
-            players=[game_pb2.Player(**p) for p in data["players"]],
+            players=data["players"],  # each player's dict, as a state's
             first_player=data["first_player"], face_up=data["face_up"])
 
 
