@@ -123,6 +123,25 @@ class _Table:
         return self.get(value)
 
 
+def oneof_dumper(oneof: str, dumps: Mapping[str, Dump]) -> Dump:
+    """A protobuf message written by the dumper that its ``oneof``'s set member names
+    (null for null): in a list, its schema's code picks the dumper inline."""
+    return _OneOf(oneof, dict(dumps))
+
+
+class _OneOf:
+    """A writer that picks another by a message's oneof (so a list of them is written
+    without a call per item to pick)."""
+
+    __slots__ = ("dumps", "oneof")
+
+    def __init__(self, oneof: str, dumps: dict[str, Dump]) -> None:
+        self.oneof, self.dumps = oneof, dumps
+
+    def __call__(self, value: Any) -> Any:
+        return None if value is None else self.dumps[value.WhichOneof(self.oneof)](value)
+
+
 def deeper(depth: int | None, by: int = 1) -> int | None:
     return None if depth is None else depth + by
 
@@ -595,6 +614,10 @@ class Compiler:
             if isinstance(item, _Table):
                 return (f"(None if {{v}} is None else "
                         f"[{code.constant(item.table)}.get(each) for each in {{v}}])")
+            if isinstance(item, _OneOf):
+                dumps = code.constant(item.dumps)
+                return (f"(None if {{v}} is None else [None if each is None else "
+                        f"{dumps}[each.WhichOneof({item.oneof!r})](each) for each in {{v}}])")
             if type(inner) is ma.fields.Nested:  # a list of objects: no call per item
                 nested = code.constant(self._nested_dumper(inner))
                 return (f"(None if {{v}} is None else "

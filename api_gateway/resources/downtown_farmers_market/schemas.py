@@ -352,11 +352,35 @@ def challenge_list(side: str) -> ma.fields.List:
         "maxItems": GRID_SIZE})
 
 
+class GridField(ma.fields.List):
+    """A grid as the contract writes it, rows of Food tiles or null: read as those rows,
+    written from the protobuf grid's rows of spaces (one comprehension for the whole grid,
+    compiled)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        row = ma.fields.List(FoodTileField(allow_none=True),
+                             metadata={"minItems": GRID_SIZE, "maxItems": GRID_SIZE})
+        super().__init__(row, metadata={"component": GRID, "minItems": GRID_SIZE,
+                                        "maxItems": GRID_SIZE}, **kwargs)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        tiles = None if value is None else [
+            [space.tile if space.HasField("tile") else None for space in row.spaces]
+            for row in value]
+        return super()._serialize(tiles, attr, obj, **kwargs)
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        return compiler.deserializer(self, ma.fields.List)
+
+    def compiled_dump(self, compiler: Compiler) -> Dump:
+        tile = compiler.serializer(self.inner.inner)  # type: ignore[attr-defined]
+        return lambda value: None if value is None else [
+            [tile(space.tile) if space.HasField("tile") else None for space in row.spaces]
+            for row in value]
+
+
 def grid_field(**kwargs: Any) -> ma.fields.List:
-    row = ma.fields.List(FoodTileField(allow_none=True),
-                         metadata={"minItems": GRID_SIZE, "maxItems": GRID_SIZE})
-    return ma.fields.List(row, metadata={"component": GRID, "minItems": GRID_SIZE,
-                                         "maxItems": GRID_SIZE}, **kwargs)
+    return GridField(**kwargs)
 
 
 class BoardSchema(ma.Schema):
@@ -375,13 +399,6 @@ class BoardSchema(ma.Schema):
             column_challenges=data["column_challenges"],
             grid=[{"spaces": [{} if tile is None else {"tile": tile} for tile in row]}
                   for row in data["grid"]])
-
-    @ma.pre_dump
-    def from_proto(self, message: board_pb2.Board, **kwargs: Any) -> dict[str, Any]:
-        return {"mode": message.mode, "row_challenges": message.row_challenges,
-                "column_challenges": message.column_challenges,
-                "grid": [[space.tile if space.HasField("tile") else None
-                          for space in row.spaces] for row in message.grid]}
 
 
 SCORE_GRID = Component("ScoreGrid", (
