@@ -84,11 +84,17 @@ Dump = Callable[[Any], Any]
 class Loader:
     """A compiled reader and the deepest nesting of JSON arrays and objects it accepts,
     counting its own (``None``: any depth). A field read by looking a string up (an
-    enum's names) says so with its ``table``, so the code of its schema does it inline."""
+    enum's names) says so with its ``table``, so the code of its schema does it inline;
+    one that reads an object by the loader its ``tag`` key names says so with
+    ``dispatch`` (the tag, the loaders by tag), so a list of them picks each one's
+    loader inline; one that allows null gives its reading of what is not null as
+    ``present``, so a list of them skips the call for null."""
 
     load: Load
     depth: int | None
     table: Mapping[str, Any] | None = None
+    dispatch: tuple[str, Mapping[str, Load]] | None = None
+    present: Load | None = None
 
 
 def table_loader(table: Mapping[str, Any]) -> Loader:
@@ -357,14 +363,14 @@ class Compiler:
                                                              "_validate_missing", "_validate"):
             raise Unsupported(f"{type(field).__name__}: its own deserialize steps")
         core = self.deserializer(field)
-        load = self._validated(field, core.load)
+        load = present = self._validated(field, core.load)
         if field.allow_none:
-            inner = load
-
             def load(value: Any) -> Any:
-                return None if value is None else inner(value)
-        plain_lookup = core.table is not None and load is core.load
-        return Loader(load, core.depth, core.table if plain_lookup else None)
+                return None if value is None else present(value)
+        plain = load is core.load
+        return Loader(load, core.depth, core.table if plain else None,
+                      core.dispatch if plain else None,
+                      present if field.allow_none else None)
 
     def deserializer(self, field: ma.fields.Field, as_class: type | None = None) -> Loader:
         """``field._deserialize`` (of ``as_class``, a stock class the field extends, when
@@ -427,6 +433,23 @@ class Compiler:
                 if type(value) is not list or any(type(each) is not str for each in value):
                     raise Refused
                 return list(value)
+        elif item.dispatch is not None:
+            tag, loads = item.dispatch
+
+            def load(value: Any) -> Any:
+                if type(value) is not list:
+                    raise Refused
+                try:  # an item that is no object, or whose tag names no loader
+                    return [loads[each[tag]](each) for each in value]
+                except (KeyError, TypeError):
+                    raise Refused from None
+        elif item.present is not None:
+            present = item.present
+
+            def load(value: Any) -> Any:
+                if type(value) is not list:
+                    raise Refused
+                return [None if each is None else present(each) for each in value]
         else:
             def load(value: Any) -> Any:
                 if type(value) is not list:

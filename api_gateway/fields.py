@@ -224,7 +224,7 @@ class Tagged(ma.fields.Field):
             if member is None:
                 raise Refused
             return member(value)
-        return Loader(load, deepest)
+        return Loader(load, deepest, dispatch=(tag, loads))
 
     def compiled_dump(self, compiler: Compiler) -> Dump:
         return oneof_dumper(self.oneof, {kind: compiler.schema_dumper(schema)
