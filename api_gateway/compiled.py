@@ -23,7 +23,8 @@ class of the project's compiles itself with ``compiled_load(compiler)`` and
 ``compiled_dump(compiler)`` methods defined in its own class body (a subclass that
 overrides ``_deserialize`` does not inherit them); a schema with its own ``get_attribute``
 may say, with ``compiled_attribute(attr)`` beside it, the expression in ``obj`` that it
-reads each attribute with, written inline. Any other field is left to marshmallow
+reads each attribute with, written inline (and with ``compiled_part()``, the part of
+``obj`` those expressions read as ``part``, read once). Any other field is left to marshmallow
 at the schema that holds it (``field.deserialize`` / ``field.serialize``), so a compiled
 schema reads and writes exactly as marshmallow does, only faster; the equivalence is
 tested on recorded and random bodies and answers (``tests/platform/test_compiled.py``).
@@ -36,6 +37,7 @@ accept past the limit.
 from __future__ import annotations
 
 import keyword
+import re
 import linecache
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -532,8 +534,11 @@ class Compiler:
         if type(schema).get_attribute is not ma.Schema.get_attribute:
             code.add("    out = {}")
             called = f"{accessor}(obj, {{found!r}}, MISSING)"
-            for entry in fields:
-                read = _attribute_expression(schema, entry[2])
+            reads = [_accessor_says(schema, "compiled_attribute", entry[2]) for entry in fields]
+            part = _accessor_says(schema, "compiled_part")
+            if part is not None and any(re.search(r"\bpart\b", read) for read in reads if read):
+                code.add(f"    part = {part}")
+            for entry, read in zip(fields, reads):
                 self._dump_fields(code, [entry], accessor, called if read is None else
                                   read.replace("{", "{{").replace("}", "}}"), "    ")
         else:
@@ -720,16 +725,18 @@ def attribute_read(obj: str, *names: str) -> str:
     return obj
 
 
-def _attribute_expression(schema: ma.Schema, attr: str) -> str | None:
-    """The expression, in ``obj``, by which ``schema``'s own ``get_attribute`` reads
-    ``attr``, when the schema says it (``compiled_attribute(attr)``, defined beside its
-    ``get_attribute``): written inline, the value is read without a call of the accessor
-    for every field of every object. None: the accessor is called."""
+def _accessor_says(schema: ma.Schema, method: str, *args: str) -> str | None:
+    """An expression that ``schema``'s own ``get_attribute`` is read as, when the class
+    defining it also defines ``method``: ``compiled_attribute(attr)``, the expression
+    in ``obj`` (and ``part``) reading ``attr``, written inline so that no call of the
+    accessor is made for every field of every object; ``compiled_part()``, the part of
+    ``obj`` that several attributes are read from, bound once to ``part``. None: the
+    accessor is called."""
     owner = next(kind for kind in type(schema).__mro__ if "get_attribute" in vars(kind))
-    say = vars(owner).get("compiled_attribute")
+    say = vars(owner).get(method)
     if say is None:
         return None
-    expression: str | None = say(schema, attr)
+    expression: str | None = say(schema, *args)
     return expression
 
 

@@ -246,8 +246,10 @@ class _ChallengeSchema(ma.Schema):
         """``get_attribute`` as an expression, which compiled code reads inline."""
         if attr == "type":
             return repr(self.kind)
-        return attribute_read("obj", attr) if attr == "points" else \
-            attribute_read("obj", self.kind, attr)
+        return attribute_read("obj", attr) if attr == "points" else attribute_read("part", attr)
+
+    def compiled_part(self) -> str:
+        return attribute_read("obj", self.kind)
 
 
 class ExactCountSchema(_ChallengeSchema):
@@ -707,7 +709,10 @@ class _MoveSchema(ma.Schema):
 
     def compiled_attribute(self, attr: str) -> str:
         """``get_attribute`` as an expression, which compiled code reads inline."""
-        return repr(self.kind) if attr == "action" else attribute_read("obj", self.kind, attr)
+        return repr(self.kind) if attr == "action" else attribute_read("part", attr)
+
+    def compiled_part(self) -> str:
+        return attribute_read("obj", self.kind)
 
 
 class TakeTileSchema(_MoveSchema):
