@@ -150,6 +150,28 @@ class _OneOf:
         return None if value is None else self.dumps[value.WhichOneof(self.oneof)](value)
 
 
+class _ListedAttribute:
+    """A writer of a value's ``attr``, a list of what ``table`` looks up (null for a null
+    value or attribute), that a schema's code writes inline."""
+
+    __slots__ = ("attr", "table")
+
+    def __init__(self, attr: str, table: Mapping[Any, Any]) -> None:
+        self.attr, self.table = attr, table
+
+    def __call__(self, value: Any) -> Any:
+        if value is None:
+            return None
+        items = getattr(value, self.attr)
+        return None if items is None else [self.table.get(each) for each in items]
+
+
+def _listed(code: _Source, written: _ListedAttribute, value: str) -> str:
+    """The expression writing ``value`` (not null) as ``written`` does."""
+    return (f"(None if (items := {attribute_read(value, written.attr)}) is None else "
+            f"[{code.constant(written.table)}.get(item) for item in items])")
+
+
 def deeper(depth: int | None, by: int = 1) -> int | None:
     return None if depth is None else depth + by
 
@@ -626,6 +648,8 @@ class Compiler:
             written = self.serializer(field)
             if isinstance(written, _Table):
                 return f"{code.constant(written.table)}.get({{v}})"
+            if isinstance(written, _ListedAttribute):
+                return f"(None if {{v}} is None else {_listed(code, written, '{v}')})"
             return f"{code.constant(written)}({{v}})"
         kind = type(field)
         if kind is ma.fields.String:
@@ -642,6 +666,9 @@ class Compiler:
             if isinstance(item, _Table):
                 return (f"(None if {{v}} is None else "
                         f"[{code.constant(item.table)}.get(each) for each in {{v}}])")
+            if isinstance(item, _ListedAttribute):
+                return (f"(None if {{v}} is None else [None if each is None else "
+                        f"{_listed(code, item, 'each')} for each in {{v}}])")
             if isinstance(item, _OneOf):
                 dumps = code.constant(item.dumps)
                 return (f"(None if {{v}} is None else [None if each is None else "
@@ -654,6 +681,16 @@ class Compiler:
             nested = code.constant(self._nested_dumper(field))  # type: ignore[arg-type]
             return f"(None if {{v}} is None else {nested}({{v}}))"
         return f"{code.constant(self.serializer(field))}({{v}})"
+
+    def listed_attribute(self, field: ma.fields.List, attr: str) -> Dump:
+        """What the List ``field`` writes of its value's ``attr`` (a message's repeated
+        field), null for null; for a list of looked-up values (enum names), a writer that
+        the code of a schema writing it inlines."""
+        item = self.serializer(field.inner)  # type: ignore[attr-defined]
+        if isinstance(item, _Table):
+            return _ListedAttribute(attr, item.table)
+        items = self.serializer(field, ma.fields.List)
+        return lambda value: None if value is None else items(getattr(value, attr))
 
     def _nested_dumper(self, field: ma.fields.Nested) -> Dump:
         """The dumper of a Nested field's schema, for a value that is not null."""

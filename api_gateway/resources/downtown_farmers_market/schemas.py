@@ -123,8 +123,7 @@ class FoodTileField(ma.fields.List):
         return Loader(lambda value: tile(ingredients=load(value)), ingredients.depth)
 
     def compiled_dump(self, compiler: Compiler) -> Dump:
-        ingredients = compiler.serializer(self, ma.fields.List)
-        return lambda value: None if value is None else ingredients(value.ingredients)
+        return compiler.listed_attribute(self, "ingredients")
 
 
 def tile_list(**kwargs: Any) -> ma.fields.List:
@@ -186,8 +185,7 @@ class IngredientSetField(ma.fields.List):
         return compiler.deserializer(self, ma.fields.List)
 
     def compiled_dump(self, compiler: Compiler) -> Dump:
-        ingredients = compiler.serializer(self, ma.fields.List)
-        return lambda value: None if value is None else ingredients(value.ingredients)
+        return compiler.listed_attribute(self, "ingredients")
 
 
 class IngredientCountsField(ma.fields.Dict):
