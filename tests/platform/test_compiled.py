@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,12 @@ from api_gateway import create_app
 from api_gateway.app import BLUEPRINTS
 from api_gateway.blueprint import COMPILER, json_response
 from api_gateway.compiled import Compiler, Refused, Unsupported, plain
-from api_gateway.parsing import MAX_JSON_DEPTH, load_json_body, load_json_document
+from api_gateway.parsing import (
+    MAX_JSON_DEPTH,
+    _unsure_number,
+    load_json_body,
+    load_json_document,
+)
 from api_gateway.problems import ProblemError
 from api_gateway.resources.downtown_farmers_market import schemas as dfm
 from api_gateway.resources.foxglove_farm import game_schemas as ff_game
@@ -200,6 +206,16 @@ def test_random_json_reads_alike(value: Any, ascii: bool, spaced: bool) -> None:
 # -- the compiled schemas, against marshmallow -------------------------------------------
 
 _SCHEMAS: dict[type[ma.Schema], ma.Schema] = {}
+
+
+_DIGITS = st.sampled_from(list(b"0123456789"))
+
+
+@settings(max_examples=500, deadline=None)
+@given(raw=st.lists(_DIGITS | st.sampled_from(list(b".eE\" ,x")) | st.integers(0, 255),
+                    max_size=48).map(bytes))
+def test_unsure_numbers_are_found_as_the_regular_expression_finds_them(raw: bytes) -> None:
+    assert _unsure_number(raw) == bool(re.search(rb"[0-9](?:[0-9]{18}|[.eE])", raw))
 
 
 def instance(schema: type[ma.Schema]) -> ma.Schema:
