@@ -21,7 +21,10 @@ same hooks, for the values that are unambiguously right:
 Stock fields (String, Integer, Boolean, List, Dict, Nested) are compiled here; a field
 class of the project's compiles itself with ``compiled_load(compiler)`` and
 ``compiled_dump(compiler)`` methods defined in its own class body (a subclass that
-overrides ``_deserialize`` does not inherit them). Any other field is left to marshmallow
+overrides ``_deserialize`` does not inherit them); a schema with its own ``get_attribute``
+may say, with ``compiled_attribute(attr)`` beside it, the expression in ``obj`` that it
+reads each attribute with, written inline (and with ``compiled_part()``, the part of
+``obj`` those expressions read as ``part``, read once). Any other field is left to marshmallow
 at the schema that holds it (``field.deserialize`` / ``field.serialize``), so a compiled
 schema reads and writes exactly as marshmallow does, only faster; the equivalence is
 tested on recorded and random bodies and answers (``tests/platform/test_compiled.py``).
@@ -34,6 +37,7 @@ accept past the limit.
 from __future__ import annotations
 
 import keyword
+import re
 import linecache
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -82,11 +86,17 @@ Dump = Callable[[Any], Any]
 class Loader:
     """A compiled reader and the deepest nesting of JSON arrays and objects it accepts,
     counting its own (``None``: any depth). A field read by looking a string up (an
-    enum's names) says so with its ``table``, so the code of its schema does it inline."""
+    enum's names) says so with its ``table``, so the code of its schema does it inline;
+    one that reads an object by the loader its ``tag`` key names says so with
+    ``dispatch`` (the tag, the loaders by tag), so a list of them picks each one's
+    loader inline; one that allows null gives its reading of what is not null as
+    ``present``, so a list of them skips the call for null."""
 
     load: Load
     depth: int | None
     table: Mapping[str, Any] | None = None
+    dispatch: tuple[str, Mapping[str, Load]] | None = None
+    present: Load | None = None
 
 
 def table_loader(table: Mapping[str, Any]) -> Loader:
@@ -119,6 +129,47 @@ class _Table:
 
     def __call__(self, value: Any) -> Any:
         return self.get(value)
+
+
+def oneof_dumper(oneof: str, dumps: Mapping[str, Dump]) -> Dump:
+    """A protobuf message written by the dumper that its ``oneof``'s set member names
+    (null for null): in a list, its schema's code picks the dumper inline."""
+    return _OneOf(oneof, dict(dumps))
+
+
+class _OneOf:
+    """A writer that picks another by a message's oneof (so a list of them is written
+    without a call per item to pick)."""
+
+    __slots__ = ("dumps", "oneof")
+
+    def __init__(self, oneof: str, dumps: dict[str, Dump]) -> None:
+        self.oneof, self.dumps = oneof, dumps
+
+    def __call__(self, value: Any) -> Any:
+        return None if value is None else self.dumps[value.WhichOneof(self.oneof)](value)
+
+
+class _ListedAttribute:
+    """A writer of a value's ``attr``, a list of what ``table`` looks up (null for a null
+    value or attribute), that a schema's code writes inline."""
+
+    __slots__ = ("attr", "table")
+
+    def __init__(self, attr: str, table: Mapping[Any, Any]) -> None:
+        self.attr, self.table = attr, table
+
+    def __call__(self, value: Any) -> Any:
+        if value is None:
+            return None
+        items = getattr(value, self.attr)
+        return None if items is None else [self.table.get(each) for each in items]
+
+
+def _listed(code: _Source, written: _ListedAttribute, value: str) -> str:
+    """The expression writing ``value`` (not null) as ``written`` does."""
+    return (f"(None if (items := {attribute_read(value, written.attr)}) is None else "
+            f"[{code.constant(written.table)}.get(item) for item in items])")
 
 
 def deeper(depth: int | None, by: int = 1) -> int | None:
@@ -336,14 +387,14 @@ class Compiler:
                                                              "_validate_missing", "_validate"):
             raise Unsupported(f"{type(field).__name__}: its own deserialize steps")
         core = self.deserializer(field)
-        load = self._validated(field, core.load)
+        load = present = self._validated(field, core.load)
         if field.allow_none:
-            inner = load
-
             def load(value: Any) -> Any:
-                return None if value is None else inner(value)
-        plain_lookup = core.table is not None and load is core.load
-        return Loader(load, core.depth, core.table if plain_lookup else None)
+                return None if value is None else present(value)
+        plain = load is core.load
+        return Loader(load, core.depth, core.table if plain else None,
+                      core.dispatch if plain else None,
+                      present if field.allow_none else None)
 
     def deserializer(self, field: ma.fields.Field, as_class: type | None = None) -> Loader:
         """``field._deserialize`` (of ``as_class``, a stock class the field extends, when
@@ -406,6 +457,23 @@ class Compiler:
                 if type(value) is not list or any(type(each) is not str for each in value):
                     raise Refused
                 return list(value)
+        elif item.dispatch is not None:
+            tag, loads = item.dispatch
+
+            def load(value: Any) -> Any:
+                if type(value) is not list:
+                    raise Refused
+                try:  # an item that is no object, or whose tag names no loader
+                    return [loads[each[tag]](each) for each in value]
+                except (KeyError, TypeError):
+                    raise Refused from None
+        elif item.present is not None:
+            present = item.present
+
+            def load(value: Any) -> Any:
+                if type(value) is not list:
+                    raise Refused
+                return [None if each is None else present(each) for each in value]
         else:
             def load(value: Any) -> Any:
                 if type(value) is not list:
@@ -487,7 +555,14 @@ class Compiler:
         accessor = code.constant(schema.get_attribute)
         if type(schema).get_attribute is not ma.Schema.get_attribute:
             code.add("    out = {}")
-            self._dump_fields(code, fields, accessor, f"{accessor}(obj, {{found!r}}, MISSING)", "    ")
+            called = f"{accessor}(obj, {{found!r}}, MISSING)"
+            reads = [_accessor_says(schema, "compiled_attribute", entry[2]) for entry in fields]
+            part = _accessor_says(schema, "compiled_part")
+            if part is not None and any(re.search(r"\bpart\b", read) for read in reads if read):
+                code.add(f"    part = {part}")
+            for entry, read in zip(fields, reads):
+                self._dump_fields(code, [entry], accessor, called if read is None else
+                                  read.replace("{", "{{").replace("}", "}}"), "    ")
         else:
             typed: dict[type, Dump] = {}
 
@@ -532,8 +607,7 @@ class Compiler:
                 self._dump_fields(made, [entry], accessor, "getattr(obj, {found!r}, MISSING)",
                                   "    ")
                 continue
-            read = (f"obj.{found}" if found.isidentifier() and not keyword.iskeyword(found)
-                    else f"getattr(obj, {found!r})")
+            read = attribute_read("obj", found)
             if _as_is(field, proto):
                 made.add(f"    out[{data_key!r}] = {read}")
             else:
@@ -574,6 +648,8 @@ class Compiler:
             written = self.serializer(field)
             if isinstance(written, _Table):
                 return f"{code.constant(written.table)}.get({{v}})"
+            if isinstance(written, _ListedAttribute):
+                return f"(None if {{v}} is None else {_listed(code, written, '{v}')})"
             return f"{code.constant(written)}({{v}})"
         kind = type(field)
         if kind is ma.fields.String:
@@ -590,6 +666,13 @@ class Compiler:
             if isinstance(item, _Table):
                 return (f"(None if {{v}} is None else "
                         f"[{code.constant(item.table)}.get(each) for each in {{v}}])")
+            if isinstance(item, _ListedAttribute):
+                return (f"(None if {{v}} is None else [None if each is None else "
+                        f"{_listed(code, item, 'each')} for each in {{v}}])")
+            if isinstance(item, _OneOf):
+                dumps = code.constant(item.dumps)
+                return (f"(None if {{v}} is None else [None if each is None else "
+                        f"{dumps}[each.WhichOneof({item.oneof!r})](each) for each in {{v}}])")
             if type(inner) is ma.fields.Nested:  # a list of objects: no call per item
                 nested = code.constant(self._nested_dumper(inner))
                 return (f"(None if {{v}} is None else "
@@ -598,6 +681,16 @@ class Compiler:
             nested = code.constant(self._nested_dumper(field))  # type: ignore[arg-type]
             return f"(None if {{v}} is None else {nested}({{v}}))"
         return f"{code.constant(self.serializer(field))}({{v}})"
+
+    def listed_attribute(self, field: ma.fields.List, attr: str) -> Dump:
+        """What the List ``field`` writes of its value's ``attr`` (a message's repeated
+        field), null for null; for a list of looked-up values (enum names), a writer that
+        the code of a schema writing it inlines."""
+        item = self.serializer(field.inner)  # type: ignore[attr-defined]
+        if isinstance(item, _Table):
+            return _ListedAttribute(attr, item.table)
+        items = self.serializer(field, ma.fields.List)
+        return lambda value: None if value is None else items(getattr(value, attr))
 
     def _nested_dumper(self, field: ma.fields.Nested) -> Dump:
         """The dumper of a Nested field's schema, for a value that is not null."""
@@ -658,6 +751,30 @@ class Compiler:
                 return {new_keys[k]: v for k, v in value.items() if k in new_keys}
             return {new_keys[k]: values(v) for k, v in value.items()}
         return dump
+
+
+def attribute_read(obj: str, *names: str) -> str:
+    """The expression reading the attributes ``names`` in turn from the expression
+    ``obj``: ``obj.a.b``, or by ``getattr`` for a name that is no identifier."""
+    for name in names:
+        obj = (f"{obj}.{name}" if name.isidentifier() and not keyword.iskeyword(name)
+               else f"getattr({obj}, {name!r})")
+    return obj
+
+
+def _accessor_says(schema: ma.Schema, method: str, *args: str) -> str | None:
+    """An expression that ``schema``'s own ``get_attribute`` is read as, when the class
+    defining it also defines ``method``: ``compiled_attribute(attr)``, the expression
+    in ``obj`` (and ``part``) reading ``attr``, written inline so that no call of the
+    accessor is made for every field of every object; ``compiled_part()``, the part of
+    ``obj`` that several attributes are read from, bound once to ``part``. None: the
+    accessor is called."""
+    owner = next(kind for kind in type(schema).__mro__ if "get_attribute" in vars(kind))
+    say = vars(owner).get(method)
+    if say is None:
+        return None
+    expression: str | None = say(schema, *args)
+    return expression
 
 
 def _inclusive_range(validators: list[Any]) -> tuple[int, int] | None:

@@ -29,7 +29,15 @@ from google.protobuf.message import Message
 from tabletop_rules.messages import Template, template
 from tabletop_rules.problems import not_one_of, quoted, shortened
 
-from .compiled import Compiler, Dump, Loader, Refused, table_dumper, table_loader
+from .compiled import (
+    Compiler,
+    Dump,
+    Loader,
+    Refused,
+    oneof_dumper,
+    table_dumper,
+    table_loader,
+)
 
 INT32_MAX = 2**31 - 1
 INT32_MIN = -(2**31)
@@ -216,12 +224,11 @@ class Tagged(ma.fields.Field):
             if member is None:
                 raise Refused
             return member(value)
-        return Loader(load, deepest)
+        return Loader(load, deepest, dispatch=(tag, loads))
 
     def compiled_dump(self, compiler: Compiler) -> Dump:
-        dumps = {kind: compiler.schema_dumper(schema) for kind, schema in self.instances.items()}
-        oneof = self.oneof
-        return lambda value: None if value is None else dumps[value.WhichOneof(oneof)](value)
+        return oneof_dumper(self.oneof, {kind: compiler.schema_dumper(schema)
+                                         for kind, schema in self.instances.items()})
 
 
 class PresentNested(ma.fields.Nested):

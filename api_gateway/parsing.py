@@ -175,11 +175,24 @@ def _parse_json(raw: bytes) -> Any:
     return document
 
 
-_UNSURE_NUMBER = re.compile(rb"[0-9](?:[0-9]{18}|[.eE])")
-"""Where orjson and ``json.loads`` may read a number differently: an integer of 19 or
-more digits (orjson reads one past 64 bits as a float) or a fraction or exponent (two
-float parsers). Contract bodies carry neither; a match anywhere (inside a string too)
-only sends the body the standard way."""
+_NUMBER_SHAPES = bytes(ord("0") if chr(byte) in "0123456789" else ord(".")
+                       if chr(byte) in ".eE" else ord(" ") for byte in range(256))
+"""Each digit as 0, a decimal point or exponent mark as ".", every other byte a space."""
+
+_LONG_INTEGER = b"0" * 19
+
+
+def _unsure_number(raw: bytes) -> bool:
+    """Whether orjson and ``json.loads`` may read a number in ``raw`` differently: an
+    integer of 19 or more digits (orjson reads one past 64 bits as a float) or a digit
+    before a fraction or exponent (two float parsers). Contract bodies carry neither; a
+    match anywhere (inside a string too) only sends the body the standard way.
+
+    ``raw`` is mapped to the shapes of its bytes (:data:`_NUMBER_SHAPES`), where both
+    are plain substrings: the regular expression ``[0-9](?:[0-9]{18}|[.eE])`` finds the
+    same bodies, but tries it at every byte, 11 µs for a 3 KB state against 4."""
+    shapes = raw.translate(_NUMBER_SHAPES)
+    return b"0." in shapes or _LONG_INTEGER in shapes
 
 
 def load_json_document(request: Request, depth: int | None) -> Any:
@@ -194,7 +207,7 @@ def load_json_document(request: Request, depth: int | None) -> Any:
     :func:`load_json_body`, it gets its 400. Any other body is read the standard way."""
     _check_declared_json(request)
     raw = read_body(request)
-    if depth is not None and depth <= MAX_JSON_DEPTH and not _UNSURE_NUMBER.search(raw):
+    if depth is not None and depth <= MAX_JSON_DEPTH and not _unsure_number(raw):
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:  # the standard reader says why

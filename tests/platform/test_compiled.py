@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,12 @@ from api_gateway import create_app
 from api_gateway.app import BLUEPRINTS
 from api_gateway.blueprint import COMPILER, json_response
 from api_gateway.compiled import Compiler, Refused, Unsupported, plain
-from api_gateway.parsing import MAX_JSON_DEPTH, load_json_body, load_json_document
+from api_gateway.parsing import (
+    MAX_JSON_DEPTH,
+    _unsure_number,
+    load_json_body,
+    load_json_document,
+)
 from api_gateway.problems import ProblemError
 from api_gateway.resources.downtown_farmers_market import schemas as dfm
 from api_gateway.resources.foxglove_farm import game_schemas as ff_game
@@ -200,6 +206,16 @@ def test_random_json_reads_alike(value: Any, ascii: bool, spaced: bool) -> None:
 # -- the compiled schemas, against marshmallow -------------------------------------------
 
 _SCHEMAS: dict[type[ma.Schema], ma.Schema] = {}
+
+
+_DIGITS = st.sampled_from(list(b"0123456789"))
+
+
+@settings(max_examples=500, deadline=None)
+@given(raw=st.lists(_DIGITS | st.sampled_from(list(b".eE\" ,x")) | st.integers(0, 255),
+                    max_size=48).map(bytes))
+def test_unsure_numbers_are_found_as_the_regular_expression_finds_them(raw: bytes) -> None:
+    assert _unsure_number(raw) == bool(re.search(rb"[0-9](?:[0-9]{18}|[.eE])", raw))
 
 
 def instance(schema: type[ma.Schema]) -> ma.Schema:
@@ -703,3 +719,37 @@ _OBJECTS = st.fixed_dictionaries({}, optional={
 def test_a_schema_with_its_own_accessor_and_hooks_dumps_alike(obj: dict[str, Any]) -> None:
     assert_dumps_alike(_Accessed, obj)
     assert_dumps_alike(_Inner, {**obj, "n": 1, "title": "t"})
+
+
+class _Said(ma.Schema):
+    """A schema whose accessor reads most fields from a part of the object, and says how
+    (``compiled_attribute``, ``compiled_part``), as a move's and a challenge's do."""
+
+    kind = ma.fields.String()
+    total = ma.fields.Integer(attribute="sum")
+    tags = ma.fields.List(ma.fields.String())
+
+    def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
+        return "said" if attr == "kind" else obj["part"].get(attr, default)
+
+    def compiled_attribute(self, attr: str) -> str:
+        return "'said'" if attr == "kind" else f"part.get({attr!r}, MISSING)"
+
+    def compiled_part(self) -> str:
+        return "obj['part']"
+
+
+class _Unsaid(_Said):
+    """Its own accessor, without saying how: called for every field, not the parent's
+    expressions."""
+
+    def get_attribute(self, obj: Any, attr: str, default: Any) -> Any:
+        return obj.get(attr, default)
+
+
+@settings(max_examples=200, deadline=None)
+@given(obj=_OBJECTS)
+def test_a_schema_that_says_how_its_accessor_reads_dumps_alike(obj: dict[str, Any]) -> None:
+    assert_dumps_alike(_Said, {"part": obj})
+    assert_dumps_alike(_Unsaid, obj)
+    assert any("part = obj['part']" in text for text in COMPILER.sources.values())

@@ -15,7 +15,7 @@ from typing import Any
 import marshmallow as ma
 
 from referee.downtown_farmers_market.v1 import board_pb2, downtown_farmers_market_service_pb2 as service_pb2
-from referee.downtown_farmers_market.v1 import game_pb2, scoring_pb2
+from referee.downtown_farmers_market.v1 import game_pb2
 from tabletop_rules.downtown_farmers_market.draft import (
     FACE_UP,
     MIN_PLAYERS,
@@ -42,7 +42,7 @@ from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
 from tabletop_rules.downtown_farmers_market.state import RULES_VERSION
 from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 
-from ...compiled import Compiler, Dump, Loader
+from ...compiled import Compiler, Dump, Loader, attribute_read
 from ...fields import (
     INT32_MIN,
     AnswerSchema,
@@ -123,8 +123,7 @@ class FoodTileField(ma.fields.List):
         return Loader(lambda value: tile(ingredients=load(value)), ingredients.depth)
 
     def compiled_dump(self, compiler: Compiler) -> Dump:
-        ingredients = compiler.serializer(self, ma.fields.List)
-        return lambda value: None if value is None else ingredients(value.ingredients)
+        return compiler.listed_attribute(self, "ingredients")
 
 
 def tile_list(**kwargs: Any) -> ma.fields.List:
@@ -169,6 +168,50 @@ class SpaceField(ma.fields.Field):
                           converter.resolve_nested_schema(TileCandidatesSchema)]}
 
 
+class IngredientSetField(ma.fields.List):
+    """A set of ingredients (``IngredientSet``), as a list: read as the list of their
+    values, written from the message."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(ingredient(), metadata={"minItems": 1,
+                                                 "maxItems": MAX_LINE_INGREDIENTS}, **kwargs)
+
+    def _serialize(self, value: board_pb2.IngredientSet | None, attr: str | None, obj: Any,
+                   **kwargs: Any) -> list[str] | None:
+        return None if value is None else super()._serialize(value.ingredients, attr, obj,
+                                                              **kwargs)
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        return compiler.deserializer(self, ma.fields.List)
+
+    def compiled_dump(self, compiler: Compiler) -> Dump:
+        return compiler.listed_attribute(self, "ingredients")
+
+
+class IngredientCountsField(ma.fields.Dict):
+    """Ingredients and their counts (``IngredientCount`` entries), as an object: read
+    as a dict of their values, written from the entries."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(keys=ingredient(),
+                         values=whole_number(accepted=(1, MAX_LINE_INGREDIENTS)), **kwargs)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return super()._serialize(None if value is None else _counts(value), attr, obj,
+                                  **kwargs)
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        return compiler.deserializer(self, ma.fields.Dict)
+
+    def compiled_dump(self, compiler: Compiler) -> Dump:
+        counts = compiler.serializer(self, ma.fields.Dict)
+        return lambda value: None if value is None else counts(_counts(value))
+
+
+def _counts(entries: Any) -> dict[int, int]:
+    return {entry.ingredient: entry.count for entry in entries}
+
+
 def challenge_type(kind: str) -> ma.fields.String:
     return tag(kind, "the challenge type")
 
@@ -186,18 +229,25 @@ class _ChallengeSchema(ma.Schema):
         """The type-specific part of the protobuf challenge."""
         return {}
 
-    def body_fields(self, body: Any) -> dict[str, Any]:
-        """The type-specific fields, from the protobuf challenge's part for this type."""
-        return {}
-
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> board_pb2.Challenge:
         return board_pb2.Challenge(points=data["points"], **{self.kind: self.body(data)})
 
-    @ma.pre_dump
-    def from_proto(self, message: board_pb2.Challenge, **kwargs: Any) -> dict[str, Any]:
-        return {"type": self.kind, "points": message.points,
-                **self.body_fields(getattr(message, self.kind))}
+    def get_attribute(self, obj: board_pb2.Challenge, attr: str, default: Any) -> Any:
+        """Dumping: the type's name, the points, or a field of the type's own part (of
+        the same name: each field writes its protobuf value)."""
+        if attr == "type":
+            return self.kind
+        return obj.points if attr == "points" else getattr(getattr(obj, self.kind), attr)
+
+    def compiled_attribute(self, attr: str) -> str:
+        """``get_attribute`` as an expression, which compiled code reads inline."""
+        if attr == "type":
+            return repr(self.kind)
+        return attribute_read("obj", attr) if attr == "points" else attribute_read("part", attr)
+
+    def compiled_part(self) -> str:
+        return attribute_read("obj", self.kind)
 
 
 class ExactCountSchema(_ChallengeSchema):
@@ -205,17 +255,12 @@ class ExactCountSchema(_ChallengeSchema):
 
     kind = "exact_count"
     type = challenge_type(kind)
-    counts = ma.fields.Dict(
-        keys=ingredient(), values=whole_number(accepted=(1, MAX_LINE_INGREDIENTS)),
-        required=True, metadata={
-            "description": f"ingredient -> count (1 to {MAX_LINE_INGREDIENTS})",
-            "minProperties": 1, "maxProperties": len(INGREDIENTS)})
+    counts = IngredientCountsField(required=True, metadata={
+        "description": f"ingredient -> count (1 to {MAX_LINE_INGREDIENTS})",
+        "minProperties": 1, "maxProperties": len(INGREDIENTS)})
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"counts": [{"ingredient": i, "count": n} for i, n in data["counts"].items()]}
-
-    def body_fields(self, body: board_pb2.ExactCountChallenge) -> dict[str, Any]:
-        return {"counts": {c.ingredient: c.count for c in body.counts}}
 
 
 class ForbiddenSchema(_ChallengeSchema):
@@ -230,9 +275,6 @@ class ForbiddenSchema(_ChallengeSchema):
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"ingredients": data["ingredients"]}
 
-    def body_fields(self, body: board_pb2.ForbiddenChallenge) -> dict[str, Any]:
-        return {"ingredients": body.ingredients}
-
 
 class ExactCountAnySchema(_ChallengeSchema):
     """Some ingredient of the player's choice appears exactly ``count`` times (DFM-R3)."""
@@ -244,9 +286,6 @@ class ExactCountAnySchema(_ChallengeSchema):
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"count": data["count"]}
-
-    def body_fields(self, body: board_pb2.ExactCountAnyChallenge) -> dict[str, Any]:
-        return {"count": body.count}
 
 
 class ExactTotalSchema(ExactCountAnySchema):
@@ -273,28 +312,20 @@ class MajoritySchema(_ChallengeSchema):
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"ingredient": data["ingredient"]}
 
-    def body_fields(self, body: board_pb2.MajorityChallenge) -> dict[str, Any]:
-        return {"ingredient": body.ingredient}
-
 
 class PerSetSchema(_ChallengeSchema):
     """``points`` for each set formed, an ingredient in at most one set (DFM-R7)."""
 
     kind = "per_set"
     type = challenge_type(kind)
-    sets = ma.fields.List(
-        ingredient_list(metadata={"minItems": 1, "maxItems": MAX_LINE_INGREDIENTS}),
-        required=True, metadata={
-            "description": "the sets shown; a one-ingredient set is 'points per ingredient'; "
-                           f"at most {MAX_SETS} sets (a longer list is a 422 naming the "
-                           f"limit), each of 1 to {MAX_LINE_INGREDIENTS} ingredients",
-            "minItems": 1, "maxItems": MAX_SETS})
+    sets = ma.fields.List(IngredientSetField(), required=True, metadata={
+        "description": "the sets shown; a one-ingredient set is 'points per ingredient'; "
+                       f"at most {MAX_SETS} sets (a longer list is a 422 naming the "
+                       f"limit), each of 1 to {MAX_LINE_INGREDIENTS} ingredients",
+        "minItems": 1, "maxItems": MAX_SETS})
 
     def body(self, data: dict[str, Any]) -> dict[str, Any]:
         return {"sets": [{"ingredients": s} for s in data["sets"]]}
-
-    def body_fields(self, body: board_pb2.PerSetChallenge) -> dict[str, Any]:
-        return {"sets": [s.ingredients for s in body.sets]}
 
 
 CHALLENGE_SCHEMAS: dict[str, type[_ChallengeSchema]] = {
@@ -321,11 +352,35 @@ def challenge_list(side: str) -> ma.fields.List:
         "maxItems": GRID_SIZE})
 
 
+class GridField(ma.fields.List):
+    """A grid as the contract writes it, rows of Food tiles or null: read as those rows,
+    written from the protobuf grid's rows of spaces (one comprehension for the whole grid,
+    compiled)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        row = ma.fields.List(FoodTileField(allow_none=True),
+                             metadata={"minItems": GRID_SIZE, "maxItems": GRID_SIZE})
+        super().__init__(row, metadata={"component": GRID, "minItems": GRID_SIZE,
+                                        "maxItems": GRID_SIZE}, **kwargs)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        tiles = None if value is None else [
+            [space.tile if space.HasField("tile") else None for space in row.spaces]
+            for row in value]
+        return super()._serialize(tiles, attr, obj, **kwargs)
+
+    def compiled_load(self, compiler: Compiler) -> Loader:
+        return compiler.deserializer(self, ma.fields.List)
+
+    def compiled_dump(self, compiler: Compiler) -> Dump:
+        tile = compiler.serializer(self.inner.inner)  # type: ignore[attr-defined]
+        return lambda value: None if value is None else [
+            [tile(space.tile) if space.HasField("tile") else None for space in row.spaces]
+            for row in value]
+
+
 def grid_field(**kwargs: Any) -> ma.fields.List:
-    row = ma.fields.List(FoodTileField(allow_none=True),
-                         metadata={"minItems": GRID_SIZE, "maxItems": GRID_SIZE})
-    return ma.fields.List(row, metadata={"component": GRID, "minItems": GRID_SIZE,
-                                         "maxItems": GRID_SIZE}, **kwargs)
+    return GridField(**kwargs)
 
 
 class BoardSchema(ma.Schema):
@@ -344,13 +399,6 @@ class BoardSchema(ma.Schema):
             column_challenges=data["column_challenges"],
             grid=[{"spaces": [{} if tile is None else {"tile": tile} for tile in row]}
                   for row in data["grid"]])
-
-    @ma.pre_dump
-    def from_proto(self, message: board_pb2.Board, **kwargs: Any) -> dict[str, Any]:
-        return {"mode": message.mode, "row_challenges": message.row_challenges,
-                "column_challenges": message.column_challenges,
-                "grid": [[space.tile if space.HasField("tile") else None
-                          for space in row.spaces] for row in message.grid]}
 
 
 SCORE_GRID = Component("ScoreGrid", (
@@ -410,8 +458,8 @@ class RankRequestSchema(ma.Schema):
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> service_pb2.RankPlayersRequest:
-        return service_pb2.RankPlayersRequest(players=[
-            scoring_pb2.PlayerBoard(name=p["name"], board=p["board"]) for p in data["players"]])
+        # each player as its dict (name, board): protobuf copies the board once, not twice
+        return service_pb2.RankPlayersRequest(players=data["players"])
 
 
 # Answers: every field is written in every answer (``required``), unless it says when.
@@ -432,23 +480,6 @@ class CountedCellSchema(AnswerSchema):
     ingredients = ingredient_list(required=True, metadata={
         "description": "the ingredients of the cell's tile that counted",
         "minItems": 1, "maxItems": MAX_TILE_INGREDIENTS})
-
-
-class IngredientSetField(ma.fields.List):
-    """A set of ingredients an answer names (``IngredientSet``), as a list."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(ingredient(), metadata={"minItems": 1,
-                                                 "maxItems": MAX_LINE_INGREDIENTS}, **kwargs)
-
-    def _serialize(self, value: board_pb2.IngredientSet | None, attr: str | None, obj: Any,
-                   **kwargs: Any) -> list[str] | None:
-        return None if value is None else super()._serialize(value.ingredients, attr, obj,
-                                                              **kwargs)
-
-    def compiled_dump(self, compiler: Compiler) -> Dump:
-        ingredients = compiler.serializer(self, ma.fields.List)
-        return lambda value: None if value is None else ingredients(value.ingredients)
 
 
 class LineScoreSchema(AnswerSchema):
@@ -623,9 +654,10 @@ class GameStateSchema(ma.Schema):
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.GameState:
+        # each player as its dict (name, board): protobuf copies the board once, not twice
         return game_pb2.GameState(
             rules_version=data["rules_version"], mode=data["mode"],
-            players=[game_pb2.Player(**p) for p in data["players"]], face_up=data["face_up"],
+            players=data["players"], face_up=data["face_up"],
             pile_count=data["pile_count"], discards=data["discards"], round=data["round"],
             first_player=data["first_player"], current_player=data["current_player"],
             expected=data["expected"] or game_pb2.ACTION_UNSPECIFIED)
@@ -653,7 +685,7 @@ class GameSetupSchema(ma.Schema):
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.Setup:
         return game_pb2.Setup(
             rules_version=data.get("rules_version", 0), mode=data["mode"],
-            players=[game_pb2.Player(**p) for p in data["players"]],
+            players=data["players"],  # each player's dict, as a state's
             first_player=data["first_player"], face_up=data["face_up"])
 
 
@@ -672,6 +704,13 @@ class _MoveSchema(ma.Schema):
     def get_attribute(self, obj: game_pb2.Move, attr: str, default: Any) -> Any:
         """Dumping: the action's name, or a field of the move's own message."""
         return self.kind if attr == "action" else getattr(getattr(obj, self.kind), attr)
+
+    def compiled_attribute(self, attr: str) -> str:
+        """``get_attribute`` as an expression, which compiled code reads inline."""
+        return repr(self.kind) if attr == "action" else attribute_read("part", attr)
+
+    def compiled_part(self) -> str:
+        return attribute_read("obj", self.kind)
 
 
 class TakeTileSchema(_MoveSchema):
