@@ -16,6 +16,7 @@ requests stop counting. Logs: JSON lines, or text (``REFEREE_LOG_FORMAT``), from
 and the app alike (``api_gateway/logs.py``).
 """
 
+import gc
 import glob
 import multiprocessing
 import os
@@ -64,6 +65,16 @@ def on_starting(server):  # type: ignore[no-untyped-def]
     """Before the first worker: no values left from an earlier run in a given directory."""
     for stale in glob.glob(os.path.join(os.environ[METRICS_DIRECTORY], "*.db")):
         os.remove(stale)
+
+
+def post_worker_init(worker):  # type: ignore[no-untyped-def]
+    """The worker has built its app: what it made by now (Flask, the schemas, the catalogs)
+    lives as long as it does, so it is kept out of the garbage collector's full passes.
+    Without this, the first full pass after a worker starts walks all of it and stalls the
+    worker's threads: under benchmarks/bench_ceilings.py's load, three fresh gateways' first
+    3 s of Foxglove Farm scores had a p99 of 83 to 105 ms, against 23 to 26 with it."""
+    gc.collect()
+    gc.freeze()
 
 
 def child_exit(server, worker):  # type: ignore[no-untyped-def]
