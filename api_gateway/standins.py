@@ -41,14 +41,14 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import marshmallow as ma
 from flask import request
 
-from tabletop_rules.problems import MORE_PROBLEMS
+from tabletop_rules.problems import MORE_PROBLEMS, Path, PathPart, json_pointer
 
 from .fields import UNREADABLE, ProtoEnum, Tagged
 from .parsing import load_json_body
@@ -59,18 +59,15 @@ log = logging.getLogger(__name__)
 MAX_PROBLEMS = 100
 """Problems one merged 422 lists (then one saying how many more): the engine's limit."""
 
-Part = str | int
-
-
 @dataclass(frozen=True)
 class StandIn:
     """A place of the body the gateway refused a value at, and what stands in there."""
 
-    path: tuple[Part, ...]
+    path: Path
     """Where the stood-in value is: the refused value, or the entry or key holding it."""
     holder: Any
     """The object or list (in the body's copy) that holds it."""
-    key: Part
+    key: PathPart
     left_out: bool
     """True: the entry is left out of ``holder``; false: it is the enum's unset value."""
     holder_changed: bool
@@ -82,10 +79,6 @@ def parse_pointer(pointer: str) -> list[str]:
     if not pointer:
         return []
     return [token.replace("~1", "/").replace("~0", "~") for token in pointer[1:].split("/")]
-
-
-def pointer_of(path: Iterable[Part]) -> str:
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
 
 
 def _member(field: Any, value: Any) -> Any:
@@ -111,8 +104,8 @@ def stand_in_place(schema: ma.Schema, document: Any, tokens: list[str]) -> Stand
     field: Any = schema
     value: Any = document
     holder: Any = None
-    key: Part | None = None
-    path: list[Part] = []
+    key: PathPart | None = None
+    path: list[PathPart] = []
     for token in tokens:
         field = _member(field, value)
         if isinstance(field, ma.Schema):
@@ -179,8 +172,8 @@ def stand_in(schema: ma.Schema, document: Any, refused: list[FieldProblem]
             place.holder.pop(place.key, None)
     return StoodIn(
         body,
-        frozenset({p.pointer for p in refused} | {pointer_of(p.path) for p in places}),
-        frozenset(pointer_of(p.path[:-1]) for p in places if p.holder_changed))
+        frozenset({p.pointer for p in refused} | {json_pointer(p.path) for p in places}),
+        frozenset(json_pointer(p.path[:-1]) for p in places if p.holder_changed))
 
 
 def _document_order(document: Any, pointer: str) -> tuple[int, ...]:
