@@ -132,14 +132,15 @@ NOT_A_SIDE = not_one_of("a side")
 NOT_A_PHASE = not_one_of("a phase")
 
 
-def _one_of(values: Sequence[Any]) -> tuple[str, ...]:
+def _names(values: Sequence[Any]) -> tuple[str, ...]:
+    """The contract's names of enum ``values``, as a misread one's problem lists them."""
     return tuple(v.value for v in values)
 
 
-_VARIANT_NAMES = _one_of(tuple(fox.Variant))
-_SIDE_NAMES = _one_of(fox.SIDES)
-_GOOD_NAMES = _one_of(fox.GOODS)
-_PHASE_NAMES = _one_of(tuple(GamePhase))
+_VARIANT_NAMES = _names(tuple(fox.Variant))
+_SIDE_NAMES = _names(fox.SIDES)
+_GOOD_NAMES = _names(fox.GOODS)
+_PHASE_NAMES = _names(tuple(GamePhase))
 """What a misread enum's message lists, written once rather than on every read."""
 
 
