@@ -21,7 +21,7 @@ from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from tabletop_rules.messages import Sentence, template
-from tabletop_rules.problems import Path, json_pointer, quoted, worded
+from tabletop_rules.problems import EXPECTED_BOOLEAN, Path, json_pointer, quoted, worded
 
 from .fields import EXPECTED_OBJECT
 from .problems import (
@@ -244,7 +244,6 @@ NOT_NULL = template("NOT_NULL", "may not be null")
 EXPECTED_WHOLE_NUMBER = template("EXPECTED_WHOLE_NUMBER", "expected a whole number")
 EXPECTED_ARRAY = template("EXPECTED_ARRAY", "expected a JSON array")
 EXPECTED_STRING = template("EXPECTED_STRING", "expected a string")
-EXPECTED_BOOLEAN = template("EXPECTED_BOOLEAN", "expected true or false")
 
 _MARSHMALLOW = {
     "Unknown field.": UNKNOWN_FIELD,

@@ -97,6 +97,9 @@ def not_one_of(noun: str) -> Template:
     return template(code, f"{{value}} is not {noun}; expected one of {{expected}}")
 
 
+EXPECTED_BOOLEAN = template("EXPECTED_BOOLEAN", "expected true or false")
+"""A JSON value that should be true or false (the gateway's schemas and the rules' own
+JSON readers say it alike)."""
 MORE_PROBLEMS = template(
     "MORE_PROBLEMS", "{count:# more problem|# more problems} found but not listed (at most "
     "{limit} are); fix these and send the request again")

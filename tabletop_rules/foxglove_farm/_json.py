@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..messages import Param, Say, Sentence, Template, find, part, template
-from ..problems import NUMBER_OUT_OF_RANGE, TOO_LONG, Path, Problem, quoted
+from ..problems import NUMBER_OUT_OF_RANGE, TOO_LONG, Path, Problem, not_one_of, quoted
 from .model import GOODS, Good, Goods
 
 GOOD_NAMES = ", ".join(g.value for g in GOODS)
@@ -57,14 +57,10 @@ NOT_ONE_OF = template("FF_NOT_ONE_OF", "{value} is not {what}; expected one of {
                       derive=_worded_nouns)
 NOT_ONE_OF_TYPE = template("FF_NOT_ONE_OF_TYPE", "{got} is not {what}; expected one of "
                                                  "{expected}", derive=_worded_nouns)
-NOT_A_GOODS_TYPE = template("NOT_A_GOODS_TYPE", "{value} is not a goods type; expected one of "
-                                                "{expected}")
-"""The gateway's own (:func:`api_gateway.fields.not_one_of`), said the same way here."""
+NOT_A_GOODS_TYPE = not_one_of("a goods type")
 UNKNOWN_KEY = template("FF_UNKNOWN_KEY", "unknown field {key} in {where}; expected {expected}",
                        derive=_worded_nouns)
 
-EXPECTED_TRUE_OR_FALSE = template("EXPECTED_BOOLEAN", "expected true or false")
-"""The gateway's own (:mod:`api_gateway.parsing`), said the same way here."""
 
 AN_OBJECT = noun("OBJECT", "an object")
 A_LIST = noun("LIST", "a list")

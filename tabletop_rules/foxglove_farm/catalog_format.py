@@ -20,9 +20,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..messages import template
-from ..problems import InvalidInputError, Path, Problem, quoted
+from ..problems import EXPECTED_BOOLEAN, InvalidInputError, Path, Problem, quoted
 from ._json import (
-    EXPECTED_TRUE_OR_FALSE,
     noun,
     read_choice,
     read_goods,
@@ -190,7 +189,7 @@ def _parse_definition(building_id: str, raw: object, previous: Building | None, 
                     (*path, "text"), problems, TILE_TEXT, 1000)
     expert_raw = obj.get("expert", previous.expert if previous else False)
     if not isinstance(expert_raw, bool):
-        problems.append(Problem((*path, "expert"), EXPECTED_TRUE_OR_FALSE()))
+        problems.append(Problem((*path, "expert"), EXPECTED_BOOLEAN()))
 
     provenance: dict[str, Provenance] = dict(previous.provenance) if previous else {}
     values: dict[str, Any] = {}

@@ -30,7 +30,7 @@ ONE_KIND = template("FF_ONE_KIND",
                     'a tile has either "building" (a building id) or "trail" (its open sides)')
 BOTH_KINDS = template("BUILDING_OR_TRAIL", 'a tile has either "building" (a building id) or '
                                            '"trail" (its open sides), not both')
-"""The gateway's own (its town schema finds it first), said the same way here."""
+"""Found by the gateway's town schema first, over REST; by the engine's reader over gRPC."""
 TRAIL_HOLDS_NO_GOODS = template("FF_TRAIL_HOLDS_NO_GOODS",
                                 "a trail tile holds no goods; goods sit on building tiles")
 SIDE_TWICE = template("FF_SIDE_TWICE", "side {side} is listed twice")

@@ -21,7 +21,7 @@ from tabletop_rules.foxglove_farm.catalog import MAX_DEFINITIONS
 from tabletop_rules.messages import template
 from tabletop_rules.foxglove_farm.model import MAX_SCORE_TRACK
 from tabletop_rules.foxglove_farm.town import MAX_COORDINATE, MAX_GOODS_COUNT, MAX_TILES
-from tabletop_rules.foxglove_farm.transcription import MAX_BUILDING_ID_LENGTH
+from tabletop_rules.foxglove_farm.transcription import BOTH_KINDS, MAX_BUILDING_ID_LENGTH
 from tabletop_rules.foxglove_farm.transport import MAX_MOVE_COUNT
 from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 from tabletop_rules.foxglove_farm.readings import (
@@ -231,9 +231,6 @@ CATALOG_TOO_DEEP = template(
 NUMBER_TOO_BIG = template("NUMBER_TOO_BIG", "must be from {min} to {max}")
 EXPECTED_CATALOG = template("EXPECTED_CATALOG",
                             "expected a JSON object of building definitions by id")
-BUILDING_OR_TRAIL = template(
-    "BUILDING_OR_TRAIL", 'a tile has either "building" (a building id) or "trail" (its open '
-    'sides), not both')
 
 
 def _unfit(value: Any, depth: int) -> Any:
@@ -344,7 +341,7 @@ class TownTileSchema(ma.Schema):
     @ma.validates_schema
     def one_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
         if "building" in data and "trail" in data:
-            raise ma.ValidationError(BUILDING_OR_TRAIL())
+            raise ma.ValidationError(BOTH_KINDS())
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> town_pb2.Tile:
