@@ -10,8 +10,9 @@
 ARG PYTHON_VERSION=3.11
 
 FROM python:${PYTHON_VERSION}-bookworm AS builder
-# The full image carries gcc and the Python headers, for a dependency that has no wheel
-# for the target platform; none of it reaches the final image.
+# The full image carries gcc and the Python headers: setup.py compiles the rules' hot
+# modules with mypyc (and a dependency with no wheel for the target platform would build);
+# none of it reaches the final image, only the compiled modules.
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1
 RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
@@ -20,7 +21,7 @@ WORKDIR /src
 # deploy/bootstrap.py). Plain (not editable) installs: the sources stay in this stage.
 COPY clients/ clients/
 RUN pip install --no-cache-dir ./clients
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY tabletop_rules/ tabletop_rules/
 COPY engine_service/ engine_service/
 COPY api_gateway/ api_gateway/

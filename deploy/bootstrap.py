@@ -2,7 +2,8 @@
 
 Shared by ``deploy/run.py`` and ``deploy/test.py`` so both quick-start commands work on a
 fresh machine with only Python 3.11+. The install is redone only when a pyproject.toml
-changes (or the requested extras do).
+changes (or the requested extras do); the compiled modules (``setup.py``) only when one
+is older than its source.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import os
 import subprocess
 import sys
 import venv
+import warnings
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -63,4 +65,27 @@ def ensure_environment(extras: tuple[str, ...]) -> Path:
             subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-e", project],
                            check=True, cwd=REPO_ROOT)
         _stamp(extras).write_text(_fingerprint())
+    _ensure_compiled(python)
     return python
+
+
+def compiled_build(python: Path) -> str:
+    """Which build of the hot modules the venv's interpreter runs: ``compiled`` or
+    ``source`` (:data:`tabletop_rules.compiled.BUILD`)."""
+    return subprocess.run(
+        [str(python), "-c", "from tabletop_rules.compiled import BUILD; print(BUILD)"],
+        cwd=REPO_ROOT, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def _ensure_compiled(python: Path) -> None:
+    """Compile the hot modules again (``setup.py``) where any is older than its source or
+    missing, unless the sources alone are wanted or can be had here."""
+    sys.path.insert(0, str(REPO_ROOT))
+    with warnings.catch_warnings():  # that they are outdated is what is looked at here
+        warnings.simplefilter("ignore", RuntimeWarning)
+        from tabletop_rules.compiled import compiling_wanted, outdated_sources
+
+    if compiling_wanted() and outdated_sources(REPO_ROOT):
+        print("bootstrap: compiling the rules' hot modules (mypyc, about a minute)", flush=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-qq", "--no-deps", "-e", "."],
+                       check=True, cwd=REPO_ROOT)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
+from mypy_extensions import mypyc_attr
 
 from tabletop_rules.messages import Sentence, Template
 from tabletop_rules.problems import InvalidInputError, Path, Problem, quoted
@@ -21,6 +22,7 @@ Value = TypeVar("Value")
 Check = Callable[[], Iterable[Problem]]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # each game's reader subclasses it
 class Reader:
     """Collects the problems found reading one request."""
 

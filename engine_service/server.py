@@ -27,6 +27,8 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from tabletop_rules import compiled
+
 from . import version
 from .calls import CallLimits, CallPolicy, method_name
 from .downtown_farmers_market import servicer as downtown_farmers_market
@@ -143,8 +145,9 @@ def serve(address: str, max_workers: int, grace_seconds: float,
     host = address.rsplit(":", 1)[0]
     # The address is followed by a space: tools read it with "listening on (\S+)", in
     # text and JSON lines alike.
-    log.info("engine listening on %s:%d (%s)", host, engine.port,
-             tls.describe() if tls else "plaintext")
+    log.info("engine listening on %s:%d (%s; the rules' hot modules %s)", host, engine.port,
+             tls.describe() if tls else "plaintext",
+             "compiled" if compiled.BUILD == "compiled" else "from their sources")
     if health_port:
         health_port.start(engine.health)
     stopping = threading.Event()

@@ -26,7 +26,7 @@ def _value(value: str | int | bool) -> dict[str, Any]:
 def params_to_proto(params: Mapping[str, Param]) -> list[dict[str, Any]]:
     """``params`` as ``Param`` messages (dicts, which protobuf builds in one call)."""
     return [{"name": name, "values": [_value(item) for item in value], "list": True}
-            if type(value) is tuple else {"name": name, "values": [_value(value)]}
+            if isinstance(value, tuple) else {"name": name, "values": [_value(value)]}
             for name, value in params.items()]
 
 
@@ -94,5 +94,5 @@ def sentence_fields(text: str) -> dict[str, Any]:
 
 def bad_request_params(texts: Sequence[str]) -> params_pb2.BadRequestParams:
     """The ``BadRequestParams`` status detail for field violations worded ``texts``."""
-    return params_pb2.BadRequestParams(field_violations=[
-        {"params": params_of(text)} for text in texts])
+    violations: list[Any] = [{"params": params_of(text)} for text in texts]  # as dicts
+    return params_pb2.BadRequestParams(field_violations=violations)

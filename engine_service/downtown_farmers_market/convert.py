@@ -48,13 +48,14 @@ from .. import wire
 from ..reading import Reader
 from ..wording import code_of, params_to_wire, sentence_fields
 
-_INGREDIENT_FROM_PROTO = {
+_INGREDIENT_FROM_PROTO: dict[int, dfm.Ingredient] = {
     board_pb2.Ingredient.Value(f"INGREDIENT_{i.name}"): i for i in dfm.Ingredient
 }
-_MODE_FROM_PROTO = {board_pb2.Mode.Value(f"MODE_{m.name}"): m for m in dfm.Mode}
+_MODE_FROM_PROTO: dict[int, dfm.Mode] = {board_pb2.Mode.Value(f"MODE_{m.name}"): m for m in dfm.Mode}
 _MODE_FROM_PROTO[board_pb2.MODE_UNSPECIFIED] = dfm.Mode.STANDARD
 _MODE_TO_PROTO = {m: board_pb2.Mode.Value(f"MODE_{m.name}") for m in dfm.Mode}
-_INGREDIENT_TO_PROTO = {i: n for n, i in _INGREDIENT_FROM_PROTO.items()}
+_INGREDIENT_TO_PROTO = {i: board_pb2.Ingredient.ValueType(n)
+                        for n, i in _INGREDIENT_FROM_PROTO.items()}
 _ACTION_FROM_PROTO: dict[int, dfm.Action | None] = {
     game_pb2.Action.Value(f"ACTION_{a.name}"): a for a in dfm.Action}
 _ACTION_FROM_PROTO[game_pb2.ACTION_UNSPECIFIED] = None  # nothing expected: the game is over
@@ -64,7 +65,7 @@ _TILE_BY_WIRE = {
     board_pb2.FoodTile(ingredients=numbers).SerializeToString():
         dfm.FoodTile(tuple(_INGREDIENT_FROM_PROTO[n] for n in numbers))
     for size in range(MIN_TILE_INGREDIENTS, MAX_TILE_INGREDIENTS + 1)
-    for numbers in product(_INGREDIENT_FROM_PROTO, repeat=size)}
+    for numbers in product(_INGREDIENT_TO_PROTO.values(), repeat=size)}
 """Every well-formed Food tile by its encoding (a few hundred)."""
 _SPACE_IN_ROW: dict[bytes, dfm.Space] = {
     board_pb2.GridRow(spaces=[board_pb2.GridSpace()]).SerializeToString(): None,
@@ -449,7 +450,8 @@ def log_from_proto(setup_message: game_pb2.Setup, move_messages: Sequence[game_p
     return setup, moves
 
 
-def _ingredients_to_proto(ingredients: Sequence[dfm.Ingredient]) -> list[int]:
+def _ingredients_to_proto(ingredients: Sequence[dfm.Ingredient]
+                          ) -> list[board_pb2.Ingredient.ValueType]:
     return [_INGREDIENT_TO_PROTO[i] for i in ingredients]
 
 

@@ -323,6 +323,10 @@ class Challenge(Protocol):
         """:meth:`judge`, the line's ingredients counted in a ``Counter``."""
         ...
 
+    def __hash__(self) -> int:
+        """Challenges are values: the engine remembers what it wrote of each."""
+        ...
+
 
 class _Judged:
     """What every type shares: :meth:`evaluate` in terms of the type's own ``judge``."""

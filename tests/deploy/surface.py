@@ -37,12 +37,17 @@ _HELP_SETTING = re.compile(r"\benv (REFEREE_[A-Z0-9_]+); default ([^)]*)\)")
 _REPO_FILES = """
 def repo_files():
     import sys
+    from importlib.machinery import EXTENSION_SUFFIXES
     from pathlib import Path
     repo = Path.cwd().resolve()
     found = set()
     for module in list(sys.modules.values()):
         path = Path(getattr(module, "__file__", None) or "/").resolve()
-        if path.is_relative_to(repo) and ".venv" not in path.relative_to(repo).parts:
+        for suffix in EXTENSION_SUFFIXES:  # a compiled module (setup.py): its source
+            if path.name.endswith(suffix):
+                path = path.with_name(path.name.removesuffix(suffix) + ".py")
+        if (path.is_relative_to(repo) and path.exists()
+                and ".venv" not in path.relative_to(repo).parts):
             found.add(str(path.relative_to(repo)))
     return sorted(found)
 """
