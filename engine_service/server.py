@@ -142,12 +142,13 @@ def serve(address: str, max_workers: int, grace_seconds: float,
     # lives as long as the process: kept out of the garbage collector's full passes, which
     # hold the interpreter's lock and so pause every call (about 8 ms a pass less).
     gc.freeze()
+    log.info("the rules' hot modules run %s", "compiled" if compiled.BUILD == "compiled"
+             else "from their sources")
     host = address.rsplit(":", 1)[0]
     # The address is followed by a space: tools read it with "listening on (\S+)", in
     # text and JSON lines alike.
-    log.info("engine listening on %s:%d (%s; the rules' hot modules %s)", host, engine.port,
-             tls.describe() if tls else "plaintext",
-             "compiled" if compiled.BUILD == "compiled" else "from their sources")
+    log.info("engine listening on %s:%d (%s)", host, engine.port,
+             tls.describe() if tls else "plaintext")
     if health_port:
         health_port.start(engine.health)
     stopping = threading.Event()
