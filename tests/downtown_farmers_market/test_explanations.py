@@ -12,6 +12,7 @@ from typing import Any
 from hypothesis import given
 
 from tabletop_rules.downtown_farmers_market import (
+    INGREDIENTS,
     ExactCountAny,
     Majority,
     PerSet,
@@ -60,6 +61,23 @@ def test_counted_cells_are_the_lines_own_and_reproduce_the_verdict(data: Any) ->
         if isinstance(challenge, ExactCountAny) and verdict.met:
             assert verdict.chosen is not None and counted == Counter(
                 {verdict.chosen: challenge.count})
+
+
+@given(boards(mode="young_shopper"))
+def test_a_young_shopper_line_names_its_most_frequent_ingredient(data: Any) -> None:
+    """DFM-R9: the ingredient a line scores is its most frequent, the first in ingredient
+    order where several tie, and it is the line's majority only when none ties it."""
+    for line, _ in lines(board_from_dict(data)):
+        seen = Counter(i for tile in line.spaces if tile for i in tile.ingredients)
+        verdict = line.verdict
+        if not seen:
+            assert (verdict.chosen, verdict.majority, verdict.points) == (None, None, 0)
+            continue
+        most = max(seen.values())
+        leaders = [i for i in INGREDIENTS if seen[i] == most]
+        assert verdict.chosen is leaders[0] and verdict.points == most
+        assert verdict.majority is (leaders[0] if len(leaders) == 1 else None)
+        assert Counter(i for c in line.cells for i in c.ingredients) == {leaders[0]: most}
 
 
 @given(boards())
