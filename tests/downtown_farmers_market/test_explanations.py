@@ -63,6 +63,19 @@ def test_counted_cells_are_the_lines_own_and_reproduce_the_verdict(data: Any) ->
                 {verdict.chosen: challenge.count})
 
 
+def test_a_per_set_line_counts_its_tiles_past_an_empty_space() -> None:
+    """A per_set line's counted cells are taken along the whole line (DFM-R7)."""
+    breads = {"type": "per_set", "points": 1, "sets": [["bread"]]}
+    board = board_from_dict({
+        "mode": "standard", "row_challenges": [breads] * 4, "column_challenges": [breads] * 4,
+        "grid": [[None, ["bread"], None, ["milk", "bread"]], [None] * 4, [None] * 4,
+                 [None] * 4]})
+    top = score_board(board).rows[0]
+    assert top.points == 2
+    assert [(c.row, c.col, [i.value for i in c.ingredients]) for c in top.cells] == [
+        (0, 1, ["bread"]), (0, 3, ["bread"])]
+
+
 @given(boards(mode="young_shopper"))
 def test_a_young_shopper_line_names_its_most_frequent_ingredient(data: Any) -> None:
     """DFM-R9: the ingredient a line scores is its most frequent, the first in ingredient
