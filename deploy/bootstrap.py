@@ -69,14 +69,6 @@ def ensure_environment(extras: tuple[str, ...]) -> Path:
     return python
 
 
-def compiled_build(python: Path) -> str:
-    """Which build of the hot modules the venv's interpreter runs: ``compiled`` or
-    ``source`` (:data:`tabletop_rules.compiled.BUILD`)."""
-    return subprocess.run(
-        [str(python), "-c", "from tabletop_rules.compiled import BUILD; print(BUILD)"],
-        cwd=REPO_ROOT, check=True, capture_output=True, text=True).stdout.strip()
-
-
 def _ensure_compiled(python: Path) -> None:
     """Compile the hot modules again (``setup.py``) where any is older than its source or
     missing, unless the sources alone are wanted or can be had here."""

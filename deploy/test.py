@@ -17,14 +17,14 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from deploy.bootstrap import REPO_ROOT, compiled_build, ensure_environment  # noqa: E402
+from deploy.bootstrap import REPO_ROOT, ensure_environment  # noqa: E402
 from deploy.packages import ensure_command  # noqa: E402
 from deploy.proxy import ensure_nginx  # noqa: E402
 
 
 def main() -> int:
     python = ensure_environment(extras=("test",))
-    from tabletop_rules.compiled import PURE_PYTHON_VARIABLE  # once compiled, if wanted
+    from tabletop_rules.compiled import PURE_PYTHON_VARIABLE, outdated_sources
 
     ensure_nginx()
     ensure_command("redis-server", "redis-server", who="test")
@@ -37,7 +37,7 @@ def main() -> int:
     # compiled modules the service runs (setup.py), where it cannot.
     failed = _pytest(python, ["-n", "auto", "--cov", "--cov-report=term"],
                      {**env, PURE_PYTHON_VARIABLE: "1"}, "on the sources")
-    if compiled_build(python) == "compiled":
+    if not outdated_sources(REPO_ROOT):  # compiled (ensure_environment), where it could be
         failed = _pytest(python, ["-n", "auto"], env, "on the compiled modules") or failed
     return failed
 

@@ -51,7 +51,8 @@ from ..wording import code_of, params_to_wire, sentence_fields
 _INGREDIENT_FROM_PROTO: dict[int, dfm.Ingredient] = {
     board_pb2.Ingredient.Value(f"INGREDIENT_{i.name}"): i for i in dfm.Ingredient
 }
-_MODE_FROM_PROTO: dict[int, dfm.Mode] = {board_pb2.Mode.Value(f"MODE_{m.name}"): m for m in dfm.Mode}
+_MODE_FROM_PROTO: dict[int, dfm.Mode] = {
+    board_pb2.Mode.Value(f"MODE_{m.name}"): m for m in dfm.Mode}
 _MODE_FROM_PROTO[board_pb2.MODE_UNSPECIFIED] = dfm.Mode.STANDARD
 _MODE_TO_PROTO = {m: board_pb2.Mode.Value(f"MODE_{m.name}") for m in dfm.Mode}
 _INGREDIENT_TO_PROTO = {i: board_pb2.Ingredient.ValueType(n)

@@ -82,7 +82,8 @@ def _answers(pure: bool, seed: int, games: int) -> list[str]:
     if pure:
         env[compiled.PURE_PYTHON_VARIABLE] = "1"
     result = subprocess.run([sys.executable, "-c", _ANSWERS, str(seed), str(games)],
-                            cwd=REPO, env=env, capture_output=True, text=True, timeout=300, check=False)
+                            cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+                            check=False)
     assert result.returncode == 0, result.stderr
     return result.stdout.split()
 
