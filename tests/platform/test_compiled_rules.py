@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
@@ -112,7 +113,7 @@ def _layout(root: Path, built: tuple[str, ...]) -> None:
         source.write_text("")
         os.utime(source, (1000, 1000))
         if source.name in built:
-            extension = source.with_name(source.stem + ".cpython-311-x86_64-linux-gnu.so")
+            extension = source.with_name(source.stem + EXTENSION_SUFFIXES[0])
             extension.write_bytes(b"")
             os.utime(extension, (2000, 2000))
 
