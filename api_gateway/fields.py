@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 import marshmallow as ma
 from google.protobuf.descriptor import EnumDescriptor
@@ -54,7 +54,14 @@ class Component:
     description: str
 
 
-def limits(minimum: int, maximum: int) -> dict[str, int]:
+class Limits(TypedDict):
+    """A whole number's documented range, as :func:`limits` gives it."""
+
+    minimum: int
+    maximum: int
+
+
+def limits(minimum: int, maximum: int) -> Limits:
     """A whole number's documented range: the one the rules accept, where it is narrower
     than what the field itself checks (the wire's int32); past it the rules answer a 422
     naming the limit. For a field's ``metadata``."""
