@@ -150,7 +150,7 @@ def json_response(data: Any) -> Response:
     """``jsonify(data)``, written by orjson where it writes the same bytes: the app's
     JSON provider is Flask's own, compact, neither sorting keys nor escaping non-ASCII
     characters, and ``data`` is plain JSON (orjson refuses integers past 64 bits)."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]  (not the proxy)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # not the proxy
     provider = app.json
     if (type(provider) is DefaultJSONProvider and not provider.sort_keys
             and not provider.ensure_ascii

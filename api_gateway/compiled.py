@@ -41,7 +41,7 @@ import re
 import linecache
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 import marshmallow as ma
 from google.protobuf.descriptor import FieldDescriptor
@@ -802,7 +802,18 @@ _WHOLE_NUMBERS = frozenset({
     FieldDescriptor.TYPE_SFIXED32, FieldDescriptor.TYPE_SFIXED64})
 
 
-def _as_is(field: ma.fields.Field, proto: FieldDescriptor) -> bool:
+class _ProtoField(Protocol):
+    """A protobuf field's descriptor as :func:`_as_is` reads it: the pure-Python
+    ``FieldDescriptor`` or upb's (what a message's ``DESCRIPTOR`` is, the stubs say)."""
+
+    @property
+    def is_repeated(self) -> bool: ...
+
+    @property
+    def type(self) -> int: ...
+
+
+def _as_is(field: ma.fields.Field, proto: _ProtoField) -> bool:
     """Whether ``field`` writes the protobuf field ``proto``'s value unchanged: a String
     of a string (``str(value)`` is the value), an Integer of a whole number
     (``int(value)`` is the value)."""

@@ -70,7 +70,8 @@ class Translation:
 
     def translated(self, english: str, context: str) -> str | None:
         entry = self.catalog.get(english, context=context)
-        return entry.string if entry is not None and entry.string else None
+        found = entry.string if entry is not None else None  # a tuple if plural: none is
+        return found if isinstance(found, str) and found else None
 
     def text(self, template: Template) -> str:
         return self.translated(template.english, template.key) or template.english
@@ -159,7 +160,7 @@ JOINED_EFFECTS = "FF_PART_EFFECTS_JOINED"
 
 def params_from_proto(params: Any) -> dict[str, Param]:
     """``referee.common.v1.Param`` messages as the params they carry."""
-    return {name: tuple(value) if type(value) is list else value
+    return {name: tuple(value) if isinstance(value, list) else value
             for name, value in params_json(params).items()}
 
 

@@ -168,7 +168,9 @@ class Converter(OpenAPIConverter):
     def enum_keys2properties(self, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
         """A dict keyed by an enum (goods by type, counts by ingredient): an object with
         one optional property per name, so a generated client has a field for each."""
-        keys = getattr(field, "key_field", None) if isinstance(field, ma.fields.Dict) else None
+        if not isinstance(field, ma.fields.Dict):
+            return {}
+        keys = field.key_field
         if not isinstance(keys, ProtoEnum) or field.value_field is None:
             return {}
         value = self.field2property(field.value_field)

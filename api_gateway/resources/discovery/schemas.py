@@ -103,7 +103,7 @@ def _by_name(value: Any) -> Any:
     return value
 
 
-class EffectField(ma.fields.Field):
+class EffectField(ma.fields.Field[struct_pb2.Struct]):
     """An effect in the catalog's effect format, written as JSON with whole numbers."""
 
     def __init__(self) -> None:
@@ -111,10 +111,12 @@ class EffectField(ma.fields.Field):
             "an effect: its kind and that kind's fields (docs/foxglove-catalog.md, "
             "Effects)")})
 
-    def _serialize(self, value: struct_pb2.Struct, attr: str | None, obj: Any,
+    def _serialize(self, value: struct_pb2.Struct | None, attr: str | None, obj: Any,
                    **kwargs: Any) -> Any:
         """``kind`` first, then every object's fields by name: a Struct keeps no order, and
         the answer's bytes (its ETag) must be the same whichever engine wrote it."""
+        if value is None:  # as marshmallow's own fields write it (no answer holds one)
+            return None
         effect = _by_name(whole_numbers(json_format.MessageToDict(value)))
         return {"kind": effect.pop("kind"), **effect}
 
