@@ -108,12 +108,16 @@ class FoodTileField(ma.fields.List):
                     "maxItems": MAX_TILE_INGREDIENTS, **kwargs.pop("metadata", {})}
         super().__init__(ingredient(), metadata=metadata, **kwargs)
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any,
-                     **kwargs: Any) -> board_pb2.FoodTile:
-        return board_pb2.FoodTile(ingredients=super()._deserialize(value, attr, data, **kwargs))
+    def _deserialize(  # type: ignore[override]  # marshmallow types a List's value as list
+            self, value: Any, attr: str | None, data: Any,
+            **kwargs: Any) -> board_pb2.FoodTile:
+        ingredients = super()._deserialize(value, attr, data, **kwargs)
+        # ingredient() reads Ingredient numbers; List's type says any value, or None
+        return board_pb2.FoodTile(ingredients=ingredients)  # type: ignore[arg-type]
 
-    def _serialize(self, value: board_pb2.FoodTile | None, attr: str | None, obj: Any,
-                   **kwargs: Any) -> list[str] | None:
+    def _serialize(  # type: ignore[override]  # marshmallow types a List's value as list
+            self, value: board_pb2.FoodTile | None, attr: str | None, obj: Any,
+            **kwargs: Any) -> list[str] | None:
         return None if value is None else super()._serialize(value.ingredients, attr, obj,
                                                               **kwargs)
 
@@ -176,8 +180,9 @@ class IngredientSetField(ma.fields.List):
         super().__init__(ingredient(), metadata={"minItems": 1,
                                                  "maxItems": MAX_LINE_INGREDIENTS}, **kwargs)
 
-    def _serialize(self, value: board_pb2.IngredientSet | None, attr: str | None, obj: Any,
-                   **kwargs: Any) -> list[str] | None:
+    def _serialize(  # type: ignore[override]  # marshmallow types a List's value as list
+            self, value: board_pb2.IngredientSet | None, attr: str | None, obj: Any,
+            **kwargs: Any) -> list[str] | None:
         return None if value is None else super()._serialize(value.ingredients, attr, obj,
                                                               **kwargs)
 
@@ -231,7 +236,10 @@ class _ChallengeSchema(ma.Schema):
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> board_pb2.Challenge:
-        return board_pb2.Challenge(points=data["points"], **{self.kind: self.body(data)})
+        # the type's part as a dict: protobuf takes one for a message (its stubs do not)
+        return board_pb2.Challenge(
+            points=data["points"],
+            **{self.kind: self.body(data)})  # type: ignore[arg-type]  # a dict for a message
 
     def get_attribute(self, obj: board_pb2.Challenge, attr: str, default: Any) -> Any:
         """Dumping: the type's name, the points, or a field of the type's own part (of
@@ -393,12 +401,13 @@ class BoardSchema(ma.Schema):
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> board_pb2.Board:
-        # the rows and spaces as dicts: protobuf builds them in one call, faster
+        # the rows and spaces as dicts: protobuf builds them in one call, faster (its
+        # stubs say messages only: hence the ignore)
         return board_pb2.Board(
             mode=data["mode"], row_challenges=data["row_challenges"],
             column_challenges=data["column_challenges"],
-            grid=[{"spaces": [{} if tile is None else {"tile": tile} for tile in row]}
-                  for row in data["grid"]])
+            grid=[{"spaces": [{} if tile is None else {"tile": tile}  # type: ignore[misc]
+                              for tile in row]} for row in data["grid"]])
 
 
 SCORE_GRID = Component("ScoreGrid", (
@@ -424,7 +433,8 @@ class ScoreBoardSchema(BoardSchema):
         return board_pb2.Board(
             mode=data["mode"], row_challenges=data["row_challenges"],
             column_challenges=data["column_challenges"],
-            grid=[{"spaces": [{} if space is None else {"tile": space}
+            # dicts for messages, as in BoardSchema.to_proto
+            grid=[{"spaces": [{} if space is None else {"tile": space}  # type: ignore[misc]
                               if type(space) is board_pb2.FoodTile else space
                               for space in row]} for row in data["grid"]])
 

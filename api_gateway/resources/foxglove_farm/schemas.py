@@ -112,14 +112,16 @@ class GoodsField(ma.fields.Dict):
                          values=whole_number(accepted=(0, MAX_GOODS_COUNT)),
                          metadata=metadata, **kwargs)
 
-    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
-                     **kwargs: Any) -> town_pb2.Goods:
+    def _deserialize(  # type: ignore[override]  # marshmallow types a Dict's value as dict
+            self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+            **kwargs: Any) -> town_pb2.Goods:
         counts = super()._deserialize(value, attr, data, **kwargs)
         names = self.key_field.by_number  # type: ignore[union-attr]
         return town_pb2.Goods(**{names[number]: n for number, n in counts.items()})
 
-    def _serialize(self, value: town_pb2.Goods | None, attr: str | None, obj: Any,
-                   **kwargs: Any) -> dict[str, int] | None:
+    def _serialize(  # type: ignore[override]  # marshmallow types a Dict's value as dict
+            self, value: town_pb2.Goods | None, attr: str | None, obj: Any,
+            **kwargs: Any) -> dict[str, int] | None:
         return None if value is None else set_fields(value)
 
     def compiled_load(self, compiler: Compiler) -> Loader:
@@ -197,11 +199,13 @@ class DoubtfulGoodsField(ma.fields.Dict):
         metadata = {"component": SCORE_GOODS, **kwargs.pop("metadata", {})}
         super().__init__(keys=good_type(), values=CountField(), metadata=metadata, **kwargs)
 
-    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
-                     **kwargs: Any) -> ReadGoods:
+    def _deserialize(  # type: ignore[override]  # marshmallow types a Dict's value as dict
+            self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+            **kwargs: Any) -> ReadGoods:
         return self._read(super()._deserialize(value, attr, data, **kwargs))
 
-    def _read(self, counts: dict[int, int | tuple[int, ...]]) -> ReadGoods:
+    def _read(self, counts: dict[town_pb2.Good.ValueType, int | tuple[int, ...]]
+              ) -> ReadGoods:
         names = self.key_field.by_number  # type: ignore[union-attr]
         return ReadGoods(
             town_pb2.Goods(**{names[g]: n for g, n in counts.items() if type(n) is int}),
@@ -336,7 +340,8 @@ class TownTileSchema(ma.Schema):
     trail = ma.fields.List(side(), metadata={"description": (
         "the open sides: two opposite, two neighbouring, or three"), "minItems": 2,
         "maxItems": 3, "uniqueItems": True})
-    goods = GoodsField(allow_none=True, metadata={"description": "goods on a building"})
+    goods: ma.fields.Dict = GoodsField(  # a DoubtfulGoodsField in ScoreTownTileSchema
+        allow_none=True, metadata={"description": "goods on a building"})
 
     @ma.validates_schema
     def one_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
