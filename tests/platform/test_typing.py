@@ -1,4 +1,5 @@
-"""The rules library type-checks under ``mypy --strict``: its types are part of its API."""
+"""The code type-checks: the rules library under ``mypy --strict`` (its types are part of
+its API), the gateway under plain ``mypy`` (``[tool.mypy]`` in pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_rules_library_is_strictly_typed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("package, flags", [
+    pytest.param("tabletop_rules", ["--strict"], id="rules-strict"),
+    pytest.param("api_gateway", [], id="gateway"),
+])
+def test_package_type_checks(package: str, flags: list[str], tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path),
-         "tabletop_rules"], cwd=REPO, capture_output=True, text=True)
+        [sys.executable, "-m", "mypy", *flags, "--cache-dir", str(tmp_path), package],
+        cwd=REPO, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
