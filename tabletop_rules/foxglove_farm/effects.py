@@ -35,7 +35,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .model import ALL_GOODS, NO_GOODS, Good, Goods
+from .pieces import ALL_GOODS, NO_GOODS, Good, Goods
 
 
 class Phase(enum.Enum):
