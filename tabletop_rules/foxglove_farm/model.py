@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING
+
+from mypy_extensions import mypyc_attr
 
 from .catalog import Building, Catalog
 from .pieces import (
@@ -90,6 +91,7 @@ MAX_SCORE_TRACK = 10_000
 against absurd input."""
 
 
+@mypyc_attr(native_class=False)  # compiled, still a plain class: it caches in its __dict__
 @dataclass(frozen=True)
 class Town:
     """One player's town: every tile by position, the variant, the score track, the catalog.
@@ -119,10 +121,15 @@ class Town:
         tile = self.tiles.get(position)
         return tile.goods if isinstance(tile, BuildingTile) else NO_GOODS
 
-    @cached_property
+    @property
     def buildings(self) -> tuple[BuildingTile, ...]:
-        """Every building tile, in transcription order."""
-        return tuple(t for t in self.tiles.values() if isinstance(t, BuildingTile))
+        """Every building tile, in transcription order (found once per town)."""
+        # Cached by hand, as the network is: mypyc compiles a cached_property as a property.
+        found: tuple[BuildingTile, ...] | None = self.__dict__.get("_buildings")
+        if found is None:
+            found = self.__dict__["_buildings"] = tuple(
+                t for t in self.tiles.values() if isinstance(t, BuildingTile))
+        return found
 
     @property
     def trails(self) -> tuple[TrailTile, ...]:
@@ -143,12 +150,15 @@ class Town:
         the part of a town that transports and processing change."""
         return tuple(tile.goods for tile in self.buildings)
 
-    @cached_property
+    @property
     def network(self) -> Network:
         """The town's trail connections and route finder, built once per layout."""
-        from .routes import Network
+        found: Network | None = self.__dict__.get("_network")
+        if found is None:
+            from .routes import Network
 
-        return Network(self.tiles)
+            found = self.__dict__["_network"] = Network(self.tiles)
+        return found
 
     # -- deriving new towns -----------------------------------------------------------
 
@@ -173,8 +183,11 @@ class Town:
 
     def _derive(self, tiles: Mapping[Position, Tile], score_track: int) -> Town:
         town = Town(tiles, self.catalog, self.variant, score_track)
-        if "network" in self.__dict__:  # same layout: share the precomputed network
-            town.__dict__["network"] = self.__dict__["network"]
+        if "_network" in self.__dict__:  # same layout: share the precomputed network
+            town.__dict__["_network"] = self.__dict__["_network"]
         return town
 
-    __hash__ = None  # type: ignore[assignment]  # tiles is a mapping; use goods_state()
+
+# Unhashable, as tiles is a mapping (use goods_state()); set after the class is made since,
+# compiled, an assignment in its body would be a dataclass field.
+Town.__hash__ = None  # type: ignore[assignment,method-assign]
