@@ -715,7 +715,7 @@ def _tile_to_wire(tile: fox.Tile) -> bytes:
     if isinstance(tile, fox.TrailTile):
         return where + _TRAIL_FIELDS[tile.sides]
     data = where + wire.part(_BUILDING_KEY, tile.building.id.encode())
-    if tile.goods:
+    if any(tile.goods):
         data += wire.part(_GOODS_KEY, b"".join([wire.number(key, n)
                                                 for key, n in zip(_GOOD_KEYS, tile.goods)]))
     return data
@@ -994,7 +994,7 @@ def legal_moves_to_proto(state: GameState, turn: Turn, moves: Sequence[Action]
                                             col=tile.position.col, building=tile.building.id,
                                             goods=_goods(tile.goods))
                        for seat, player in enumerate(state.players)
-                       for tile in player.town.buildings if tile.goods])
+                       for tile in player.town.buildings if any(tile.goods)])
 
 
 def action_verdict_to_proto(verdict: Verdict[GameState, fox.Reason]
