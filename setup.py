@@ -1,7 +1,7 @@
 """Compiles the hot modules with mypyc as the project is built (``pip install .``, the
 image's builder stage, ``deploy/bootstrap.py``): the modules :data:`COMPILED` names (the
-Downtown Farmers Market rules and the engine's reading and writing of them) run 1.6 to 2
-times as fast compiled (README, Performance). Without a C compiler and Python's headers,
+Downtown Farmers Market and Foxglove Farm rules and the engine's reading and writing of
+them) run 1.2 to 2 times as fast compiled (README, Performance). Without a C compiler and Python's headers,
 or with ``REFEREE_COMPILE=0``, nothing is compiled: the sources run, as they do wherever
 ``tabletop_rules.compiled`` finds a compiled module older than its source.
 Everything else about the project is in pyproject.toml.

@@ -1,8 +1,8 @@
 """Which build of the hot modules runs: compiled by mypyc, or their sources.
 
-``setup.py`` compiles the modules of :data:`COMPILED` (the Downtown Farmers Market rules
-and the engine's reading and writing of them) into extension modules beside their
-sources, which Python then imports in their place. The sources stay the truth: the
+``setup.py`` compiles the modules of :data:`COMPILED` (the Downtown Farmers Market and
+Foxglove Farm rules and the engine's reading and writing of them) into extension modules
+beside their sources, which Python then imports in their place. The sources stay the truth: the
 compiled modules run only while each is at least as new as its source in a checkout
 (an installed build cannot go stale), since compiled modules call one another directly
 and one stale module would run old rules behind fresh ones. Otherwise, and with
@@ -27,15 +27,25 @@ COMPILED = (
     "tabletop_rules/deadline.py",
     *(f"tabletop_rules/downtown_farmers_market/{name}.py" for name in (
         "model", "sets", "scoring", "validation", "state", "moves", "draft", "legality")),
+    *(f"tabletop_rules/foxglove_farm/{name}.py" for name in (
+        "pieces", "model", "effects", "catalog", "catalog_format", "effect_format", "_json",
+        "routes", "town", "transcription", "transport", "scoring", "readings", "ranking",
+        "processing", "production", "construction", "central_board", "game_state",
+        "game_checks", "farm_game", "final_round", "json_form")),
     "engine_service/wire.py",
     "engine_service/wording.py",
     "engine_service/reading.py",
     "engine_service/downtown_farmers_market/convert.py",
+    "engine_service/foxglove_farm/convert.py",
 )
-"""What ``setup.py`` compiles, by path from the project's root: what scoring a board,
-listing legal moves and validating a move run through. Not the Challenge types
-(``challenges.py``): a compiled dataclass keeps neither its class attributes (``kind``,
-``rule``) nor its docstring, which :mod:`.downtown_farmers_market.challenge_types` reads."""
+"""What ``setup.py`` compiles, by path from the project's root: what scoring a board or
+town, listing legal moves and validating a move or transport run through. Not the
+Challenge types (``challenges.py``): a compiled dataclass keeps neither its class
+attributes (``kind``, ``rule``) nor its docstring, which
+:mod:`.downtown_farmers_market.challenge_types` reads. Of Foxglove Farm, not
+``reasons.py`` (an enum: nothing to gain), the package's ``__init__`` (re-exports) nor the
+planner (not on those calls' path; not tried). Compiled, a Goods (a NamedTuple) is true
+whenever it has items, whatever its ``__bool__`` says: test ``any(goods)``."""
 
 ROOT = Path(__file__).resolve().parent.parent
 PURE_PYTHON_VARIABLE = "REFEREE_PURE_PYTHON"

@@ -95,6 +95,7 @@ from tabletop_rules.foxglove_farm.game_checks import (
     TOO_MANY_READ,
 )
 from tabletop_rules.foxglove_farm.readings import COUNTED_TWICE, ONLY_SCORED
+from tabletop_rules.foxglove_farm.scoring import EffectScore
 from tabletop_rules.foxglove_farm.json_form import POSITION_OBJECT
 from tabletop_rules.problems import TOO_LONG, Path, PathPart, Problem, json_pointer, not_one_of
 from tabletop_rules.verdicts import Verdict
@@ -110,11 +111,12 @@ _SIDE_TO_PROTO = {s: town_pb2.Side.Value(f"SIDE_{s.name}") for s in fox.Side}
 _VARIANT_TO_PROTO = {v: town_pb2.Variant.Value(f"VARIANT_{v.name}") for v in fox.Variant}
 _GOODS: dict[int, fox.Good | None] = {n: g for g, n in _GOOD_TO_PROTO.items()}
 _SIDES: dict[int, fox.Side | None] = {n: s for s, n in _SIDE_TO_PROTO.items()}
-_VARIANTS = {n: v for v, n in _VARIANT_TO_PROTO.items()}
+_VARIANTS: dict[int, fox.Variant] = {n: v for v, n in _VARIANT_TO_PROTO.items()}
 _VARIANTS[town_pb2.VARIANT_UNSPECIFIED] = fox.Variant.STANDARD
 _PHASE_TO_PROTO = {p: game_pb2.GamePhase.Value(f"GAME_PHASE_{p.name}") for p in GamePhase}
 _PHASES: dict[int, GamePhase | None] = {n: p for p, n in _PHASE_TO_PROTO.items()}
-_PHASE_ENUM = cast(EnumTypeWrapper, game_pb2.GamePhase)  # its stub types it as a class
+_PHASE_ENUM, _VARIANT_ENUM, _GOOD_ENUM, _SIDE_ENUM = (cast(EnumTypeWrapper, enum) for enum in (
+    game_pb2.GamePhase, town_pb2.Variant, town_pb2.Good, town_pb2.Side))  # stubs: classes
 
 _TRAIL_SIDES: dict[tuple[int, ...], frozenset[fox.Side]] = {
     tuple(_SIDE_TO_PROTO[side] for side in sides): frozenset(sides)
@@ -247,7 +249,7 @@ class _Reader(Reader):
 
     def variant(self, number: int, path: Path) -> fox.Variant:
         return self.enum(number, _VARIANTS, fox.Variant.STANDARD, path, NOT_A_VARIANT,
-                         _VARIANT_NAMES, town_pb2.Variant)
+                         _VARIANT_NAMES, _VARIANT_ENUM)
 
     def tile(self, message: town_pb2.Tile, path: Path, catalog: fox.Catalog,
              refused: frozenset[str], doubts: list[DoubtfulCount] | None = None
@@ -288,7 +290,7 @@ class _Reader(Reader):
         doubtful: set[fox.Good] = set()
         for message in messages:
             good = self.enum(message.good, _GOODS, None, path, NOT_A_GOODS_TYPE, _GOOD_NAMES,
-                             town_pb2.Good)
+                             _GOOD_ENUM)
             if good is None:
                 continue
             if good in doubtful or goods.count(good):
@@ -306,7 +308,7 @@ class _Reader(Reader):
         sides = []
         for i, number in enumerate(numbers):
             side = self.enum(number, _SIDES, None, (*path, i), NOT_A_SIDE, _SIDE_NAMES,
-                             town_pb2.Side)
+                             _SIDE_ENUM)
             if side is None:
                 return None
             sides.append(side)
@@ -330,7 +332,7 @@ class _Reader(Reader):
     def good(self, number: int, path: Path) -> fox.Good:
         # WOOD stands in for an unreadable good: its problem already refuses the request
         return self.enum(number, _GOODS, None, path, NOT_A_GOODS_TYPE, _GOOD_NAMES,
-                         town_pb2.Good) or fox.Good.WOOD
+                         _GOOD_ENUM) or fox.Good.WOOD
 
     # -- the game: states, setups and actions -------------------------------------------
 
@@ -713,7 +715,7 @@ def _tile_to_wire(tile: fox.Tile) -> bytes:
     if isinstance(tile, fox.TrailTile):
         return where + _TRAIL_FIELDS[tile.sides]
     data = where + wire.part(_BUILDING_KEY, tile.building.id.encode())
-    if tile.goods:
+    if any(tile.goods):
         data += wire.part(_GOODS_KEY, b"".join([wire.number(key, n)
                                                 for key, n in zip(_GOOD_KEYS, tile.goods)]))
     return data
@@ -791,7 +793,7 @@ def _entry_to_wire(entry: fox.EndGameEntry) -> bytes:
         *[wire.part(_ENTRY_EFFECTS, _effect_to_wire(effect)) for effect in entry.effects]])
 
 
-def _effect_to_wire(effect: fox.EffectScore) -> bytes:
+def _effect_to_wire(effect: EffectScore) -> bytes:
     return b"".join([
         wire.text(_EFFECT_KIND, effect.kind), wire.number(_EFFECT_POINTS, effect.points),
         _said_to_wire(effect.explanation, _EFFECT_EXPLANATION, _EFFECT_CODE, _EFFECT_PARAMS,
@@ -992,7 +994,7 @@ def legal_moves_to_proto(state: GameState, turn: Turn, moves: Sequence[Action]
                                             col=tile.position.col, building=tile.building.id,
                                             goods=_goods(tile.goods))
                        for seat, player in enumerate(state.players)
-                       for tile in player.town.buildings if tile.goods])
+                       for tile in player.town.buildings if any(tile.goods)])
 
 
 def action_verdict_to_proto(verdict: Verdict[GameState, fox.Reason]

@@ -2,7 +2,7 @@
 
 Plain Python over immutable values; nothing here knows about protobuf, grpc or flask.
 
-Values (:mod:`.model`)
+Values (:mod:`.model`; goods, sides and positions in :mod:`.pieces`)
     ``Good`` (enum, contract order wood, stone, wheat, coal, sheep), ``Goods`` (hashable
     5-vector: ``Goods(wood=3)``, ``Goods.of({"coal": 2})``, ``.count(good)``, ``.plus``,
     ``.minus``, ``.total``), ``Side`` (N, E, S, W), ``Position(row, col)``, ``Variant``

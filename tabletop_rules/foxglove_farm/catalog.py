@@ -19,7 +19,7 @@ from importlib import resources
 from ..messages import template
 from ..problems import InvalidInputError, Path, Problem
 from .effects import Convert, ConvertDistinct, Effect, Phase, ProcessingEffect
-from .model import Good, Goods
+from .pieces import Good, Goods
 
 CATALOG_DOC = "docs/foxglove-catalog.md"
 TIERS = ("start", "A", "B", "C")

@@ -163,7 +163,7 @@ def pay_from(town: Town, wanted: Goods) -> tuple[Payment, ...] | None:
     left, payment = list(wanted), []
     for tile in town.buildings:
         take = Goods(*(min(have, need) for have, need in zip(tile.goods, left)))
-        if take:
+        if any(take):
             payment.append(Payment(tile.position, take))
             left = [need - n for need, n in zip(left, take)]
     return None if any(left) else tuple(payment)

@@ -123,7 +123,7 @@ def parse_effect(value: object, path: Path, problems: list[Problem]) -> Effect |
         got = read_goods(obj[key], (*path, key), problems, MAX_GOODS_PER_TYPE)
         if got is not None and got.total < minimum_total:
             problems.append(Problem((*path, key), GIVE_A_GOOD()))
-        return got or NO_GOODS
+        return got if got is not None else NO_GOODS
 
     def count(key: str, low: int, high: int, default: int | None = None) -> int:
         if key not in obj and default is not None:
@@ -143,16 +143,16 @@ def parse_effect(value: object, path: Path, problems: list[Problem]) -> Effect |
     elif kind == "gain_per_held":
         effect = GainPerHeld(phase, held(), count("per", 1, MAX_SLOTS, 1), goods("goods"),
                              points(), rule)
-        if not effect.goods and not effect.points:
+        if not any(effect.goods) and not effect.points:
             problems.append(Problem(path, GAINS_NOTHING(kind=kind)))
-        if effect.goods and phase is Phase.END_GAME:
+        if any(effect.goods) and phase is Phase.END_GAME:
             problems.append(Problem((*path, "goods"), END_GAME_GOODS()))
     elif kind == "bonus_if_held":
         effect = BonusIfHeld(phase, held(), count("at_least", 1, MAX_SLOTS),
                              points(default=None), rule)
     elif kind == "convert":
         effect = Convert(goods("inputs", minimum_total=1), goods("goods"), points(0), rule)
-        if not effect.goods and not effect.points:
+        if not any(effect.goods) and not effect.points:
             problems.append(Problem(path, GAINS_NOTHING(kind=kind)))
     elif kind == "convert_distinct":
         effect = ConvertDistinct(count("count", 1, len(GOODS)), points(0, default=None), rule)
@@ -205,13 +205,13 @@ def effect_to_dict(effect: Effect) -> dict[str, Any]:
             out["any_one_type"] = n
         elif len(effect.options) > 1:
             out["one_of"] = [o.to_dict() for o in effect.options]
-        elif effect.options[0]:
+        elif any(effect.options[0]):
             out["goods"] = effect.options[0].to_dict()
         if effect.points:
             out["points"] = effect.points
     elif isinstance(effect, GainPerHeld):
         out.update(when=effect.phase.value, held=effect.held.value, per=effect.per)
-        if effect.goods:
+        if any(effect.goods):
             out["goods"] = effect.goods.to_dict()
         if effect.points:
             out["points"] = effect.points
@@ -220,7 +220,7 @@ def effect_to_dict(effect: Effect) -> dict[str, Any]:
                    at_least=effect.at_least, points=effect.points)
     elif isinstance(effect, Convert):
         out["inputs"] = effect.inputs.to_dict()
-        if effect.goods:
+        if any(effect.goods):
             out["goods"] = effect.goods.to_dict()
         if effect.points:
             out["points"] = effect.points

@@ -35,7 +35,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .model import ALL_GOODS, NO_GOODS, Good, Goods
+from .pieces import ALL_GOODS, NO_GOODS, Good, Goods
 
 
 class Phase(enum.Enum):
@@ -72,7 +72,10 @@ class Gain:
     options: tuple[Goods, ...] = (NO_GOODS,)
     points: int = 0
     rule: str = ""
-    kind = "gain"
+
+    @property
+    def kind(self) -> str:
+        return "gain"
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -94,7 +97,10 @@ class GainPerHeld:
     goods: Goods = NO_GOODS
     points: int = 0
     rule: str = ""
-    kind = "gain_per_held"
+
+    @property
+    def kind(self) -> str:
+        return "gain_per_held"
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -114,7 +120,10 @@ class BonusIfHeld:
     at_least: int
     points: int
     rule: str = ""
-    kind = "bonus_if_held"
+
+    @property
+    def kind(self) -> str:
+        return "bonus_if_held"
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -132,8 +141,14 @@ class Convert:
     goods: Goods = NO_GOODS
     points: int = 0
     rule: str = ""
-    kind = "convert"
-    phase = Phase.PROCESSING
+
+    @property
+    def kind(self) -> str:
+        return "convert"
+
+    @property
+    def phase(self) -> Phase:
+        return Phase.PROCESSING
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -155,8 +170,14 @@ class ConvertDistinct:
     count: int
     points: int
     rule: str = ""
-    kind = "convert_distinct"
-    phase = Phase.PROCESSING
+
+    @property
+    def kind(self) -> str:
+        return "convert_distinct"
+
+    @property
+    def phase(self) -> Phase:
+        return Phase.PROCESSING
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -176,8 +197,14 @@ class PerBuildingViaTrails:
 
     points: int
     rule: str = ""
-    kind = "per_building_via_trails"
-    phase = Phase.END_GAME
+
+    @property
+    def kind(self) -> str:
+        return "per_building_via_trails"
+
+    @property
+    def phase(self) -> Phase:
+        return Phase.END_GAME
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -192,8 +219,14 @@ class PerSurroundingProcessor:
     points: int
     max_points: int
     rule: str = ""
-    kind = "per_surrounding_processor"
-    phase = Phase.END_GAME
+
+    @property
+    def kind(self) -> str:
+        return "per_surrounding_processor"
+
+    @property
+    def phase(self) -> Phase:
+        return Phase.END_GAME
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -207,8 +240,14 @@ class Haul:
 
     count: int
     rule: str = ""
-    kind = "haul"
-    phase = Phase.TRANSPORTATION
+
+    @property
+    def kind(self) -> str:
+        return "haul"
+
+    @property
+    def phase(self) -> Phase:
+        return Phase.TRANSPORTATION
 
     @property
     def depicts(self) -> frozenset[Good]:

@@ -171,8 +171,9 @@ def _read_tile(raw: object, path: Path, catalog: Catalog, refused: frozenset[str
         return Unread(position, placed=placed)
     goods = Goods()
     if obj.get("goods") is not None:
-        goods = read_goods(obj["goods"], (*path, "goods"), problems, MAX_GOODS_COUNT,
-                           ranged=False) or goods
+        got = read_goods(obj["goods"], (*path, "goods"), problems, MAX_GOODS_COUNT,
+                         ranged=False)
+        goods = got if got is not None else goods
     if building is None or len(problems) > before:
         return Unread(position, goods, placed)
     return BuildingTile(position, building, goods)
@@ -238,7 +239,7 @@ def tile_to_dict(tile: Tile) -> dict[str, Any]:
         out["trail"] = [s.value for s in SIDES if s in tile.sides]
     else:
         out["building"] = tile.building.id
-        if tile.goods:
+        if any(tile.goods):
             out["goods"] = tile.goods.to_dict()
     return out
 

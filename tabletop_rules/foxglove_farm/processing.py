@@ -126,7 +126,7 @@ def process(building: Building, goods: Goods) -> Outcome:
                 spent = effect.inputs.scaled(times)
             else:
                 spent = _canonical_distinct(effect, goods)
-                if not spent:
+                if not any(spent):
                     continue
                 times = spent.total // effect.count
             step = _step(effect, times, spent)
@@ -227,12 +227,12 @@ def _entry(building: Building, position: Position, step: Step) -> ProcessingEntr
     else:
         each = f"{effect.count} goods of different types"
     gains = [part for part in (effect.goods.describe() if isinstance(effect, Convert)
-                               and effect.goods else "",
+                               and any(effect.goods) else "",
                                f"{effect.points} points" if effect.points else "") if part]
     result = " and ".join(gains)
     explanation = (f"{building.name} at row {position.row}, col {position.col}: "
                    f"{step.times} × ({each} → {result}); spent {step.spent.describe()}")
-    if step.made:
+    if any(step.made):
         explanation += f", made {step.made.describe()}"
     if step.points:
         explanation += f", {quantity(step.points, 'point')}"

@@ -15,14 +15,9 @@ from tabletop_rules import compiled
 
 REPO = Path(__file__).resolve().parents[2]
 
-_ANSWERS = r"""
+_ANSWERING = r"""
 import hashlib, random, sys
-from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as pb
-from engine_service.downtown_farmers_market import convert
-from engine_service.downtown_farmers_market.servicer import DowntownFarmersMarketServicer
 from tabletop_rules import compiled
-from tabletop_rules.downtown_farmers_market import Mode, TakeTile, legal_moves, scoring
-from tests.downtown_farmers_market.simulator import play_random_game, random_tile
 
 class Refused(Exception):
     pass
@@ -38,7 +33,7 @@ class Context:
     def time_remaining(self):
         return None
 
-servicer, digest, answers = DowntownFarmersMarketServicer(), hashlib.sha256(), 0
+digest, answers = hashlib.sha256(), 0
 
 def answer(method, request):
     global answers
@@ -50,6 +45,18 @@ def answer(method, request):
     answers += 1
 
 rng = random.Random(int(sys.argv[1]))
+"""
+"""What every game's answers are made with: ``answer(method, request)`` calls the
+``servicer`` the game's part defines and digests the answer's bytes or refusal."""
+
+_GAMES = {"downtown_farmers_market": r"""
+from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as pb
+from engine_service.downtown_farmers_market import convert
+from engine_service.downtown_farmers_market.servicer import DowntownFarmersMarketServicer
+from tabletop_rules.downtown_farmers_market import Mode, TakeTile, legal_moves, scoring
+from tests.downtown_farmers_market.simulator import play_random_game, random_tile
+
+servicer = DowntownFarmersMarketServicer()
 for _ in range(int(sys.argv[2])):
     mode = rng.choice(list(Mode))
     game = play_random_game(rng, mode, rng.randint(2, 4))
@@ -73,34 +80,99 @@ for _ in range(int(sys.argv[2])):
             space = broken.board.grid[rng.randrange(4)].spaces[rng.randrange(4)]
             space.tile.ingredients.append(99)  # an ingredient there is not
             answer("ScoreBoard", broken)
+""", "foxglove_farm": r"""
+from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as pb, scoring_pb2
+from engine_service.calls import CallLimits
+from engine_service.foxglove_farm import convert
+from engine_service.foxglove_farm.servicer import FoxgloveFarmServicer
+from tabletop_rules.foxglove_farm import GOODS, scoring
+from tabletop_rules.foxglove_farm.central_board import SOLO_SETUPS
+from tabletop_rules.foxglove_farm.farm_game import GAME
+from tests.foxglove_farm.game_simulator import play_random_game
+
+servicer = FoxgloveFarmServicer(CallLimits())
+
+def transports(town):
+    '''Moves between the town's squares, legal or not: no route, no room, a good not
+    held or not depicted, a trail or an empty square at an end.'''
+    squares = [*town.tiles, (9, 9)]
+    for _ in range(3):
+        (from_row, from_col), (to_row, to_col) = rng.choice(squares), rng.choice(squares)
+        yield pb.ValidateTransportRequest(town=convert.town_to_proto(town), move={
+            "good": rng.randint(1, len(GOODS)), "count": rng.randint(1, 3),
+            "origin": {"row": from_row, "col": from_col},
+            "destination": {"row": to_row, "col": to_col}})
+
+for _ in range(int(sys.argv[2])):
+    players = rng.randint(1, 4)
+    game = play_random_game(rng, players, rng.choice(list(SOLO_SETUPS)) if players == 1 else None,
+                            composed=rng.random() < 0.5)
+    for state, action in rng.sample(list(zip(game.states, game.moves)), 12):
+        message = convert.state_to_proto(state)
+        answer("ListLegalMoves", pb.ListLegalMovesRequest(state=message))
+        moves = GAME.legal_moves(state)
+        for move in [action, *rng.sample(moves, min(2, len(moves)))]:
+            answer("ValidateAction", pb.ValidateActionRequest(
+                state=message, action=convert.action_to_proto(move)))
+        mangled = pb.ValidateActionRequest(state=message, action=convert.action_to_proto(action))
+        mangled.state.round += rng.choice((-1, 1))  # a state the rules may refuse
+        answer("ValidateAction", mangled)
+        for player in state.players:  # towns as they grow
+            for request in transports(player.town):
+                answer("ValidateTransport", request)
+    towns = [player.town for player in game.final.players]
+    answer("RankPlayers", pb.RankPlayersRequest(players=[scoring_pb2.PlayerTown(
+        name=f"player {i}", town=convert.town_to_proto(town)) for i, town in enumerate(towns)]))
+    for town in towns:
+        request = pb.ScoreTownRequest(town=convert.town_to_proto(town))
+        answer("ScoreTown", request)
+        tiles = {(t.row, t.col): t for t in request.town.tiles if t.building}
+        for held in rng.sample(town.buildings, min(2, len(town.buildings))):
+            goods = [g for g in GOODS if g in held.building.depicts and not held.goods.count(g)]
+            if goods:  # a good it may hold, counted in doubt
+                tiles[held.position].doubtful_goods.add(
+                    good=GOODS.index(rng.choice(goods)) + 1,
+                    candidates=rng.sample(range(held.free_slots + 2), 2))
+        answer("ScoreTown", request)
+        rng.choice(list(tiles.values())).building = "no such building"
+        answer("ScoreTown", request)
+"""}
+"""Each game's part: random games' requests, answered by the game's ``servicer``."""
+
+_REPORT = r"""
 print(compiled.BUILD, scoring.__file__.rsplit(".", 1)[-1], answers, digest.hexdigest())
 """
 
 
-def _answers(pure: bool, seed: int, games: int) -> list[str]:
+def _answers(game: str, pure: bool, seed: int, games: int) -> list[str]:
     env = {name: value for name, value in os.environ.items()
            if name != compiled.PURE_PYTHON_VARIABLE}
     if pure:
         env[compiled.PURE_PYTHON_VARIABLE] = "1"
-    result = subprocess.run([sys.executable, "-c", _ANSWERS, str(seed), str(games)],
+    script = _ANSWERING + _GAMES[game] + _REPORT
+    result = subprocess.run([sys.executable, "-c", script, str(seed), str(games)],
                             cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
                             check=False)
     assert result.returncode == 0, result.stderr
     return result.stdout.split()
 
 
-def test_the_compiled_modules_answer_byte_for_byte_as_their_sources() -> None:
-    """Every answer and refusal of scoring, legal moves and validation, over random
-    games of every mode: compiled code checks the declared types at run time, so a value
-    of another type than its annotation says would be refused there and not here."""
+@pytest.mark.parametrize(("game", "games"), [("downtown_farmers_market", 12),
+                                             ("foxglove_farm", 10)])
+def test_the_compiled_modules_answer_byte_for_byte_as_their_sources(game: str,
+                                                                     games: int) -> None:
+    """Every answer and refusal of scoring, legal moves and validation (and Foxglove
+    Farm's transports and rankings), over random games: compiled code checks the declared
+    types at run time, so a value of another type than its annotation says would be
+    refused there and not here."""
     if compiled.outdated_sources():
         if compiled.compiling_wanted():
             pytest.fail("this machine can compile the hot modules, but they are not "
                         "compiled or are outdated: python3 deploy/test.py compiles them")
         pytest.skip("no C compiler or Python headers here (or REFEREE_COMPILE=0): "
                     "only the sources run")
-    sources = _answers(pure=True, seed=2026, games=12)
-    built = _answers(pure=False, seed=2026, games=12)
+    sources = _answers(game, pure=True, seed=2026, games=games)
+    built = _answers(game, pure=False, seed=2026, games=games)
     assert sources[:2] == ["source", "py"] and built[:2] == ["compiled", "so"]
     assert int(sources[2]) > 1000
     assert sources[2:] == built[2:]
