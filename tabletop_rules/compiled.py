@@ -44,8 +44,9 @@ Challenge types (``challenges.py``): a compiled dataclass keeps neither its clas
 attributes (``kind``, ``rule``) nor its docstring, which
 :mod:`.downtown_farmers_market.challenge_types` reads. Of Foxglove Farm, not
 ``reasons.py`` (an enum: nothing to gain), the package's ``__init__`` (re-exports) nor the
-planner (not on those calls' path; not tried). Compiled, a Goods (a NamedTuple) is true
-whenever it has items, whatever its ``__bool__`` says: test ``any(goods)``."""
+planner (not on those calls' path; not tried). Compiled code tests a NamedTuple's truth
+by its length, whatever its ``__bool__`` says, so none of the rules' tuples has one
+(``any(goods)`` says whether a :class:`.foxglove_farm.pieces.Goods` holds a cube)."""
 
 ROOT = Path(__file__).resolve().parent.parent
 PURE_PYTHON_VARIABLE = "REFEREE_PURE_PYTHON"

@@ -45,8 +45,9 @@ class Goods(NamedTuple):
     """How many cubes of each type: an immutable, hashable vector.
 
     ``Goods(wood=3)``, ``Goods.of({"coal": 2})``. Arithmetic is by method (``plus``,
-    ``minus``); ``+`` is still tuple concatenation, so do not use it. A ``Goods`` is
-    truthy when it holds at least one cube.
+    ``minus``); ``+`` is still tuple concatenation, so do not use it. Like any tuple of
+    five counts a ``Goods`` is always true: ``any(goods)`` says whether it holds a cube
+    (a truth of its own would be ignored where mypyc compiles the test).
     """
 
     wood: int = 0
@@ -120,9 +121,6 @@ class Goods(NamedTuple):
         if not parts:
             return "nothing"
         return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-    def __bool__(self) -> bool:
-        return any(self)
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{g.value}={n}" for g, n in zip(GOODS, self) if n)

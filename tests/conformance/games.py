@@ -114,7 +114,7 @@ def _ff_illegal_variant(state: ff.FinalRound, move: Any, rng: random.Random
     """A transport to where the goods are, or of more than there are; a haul after a
     transport; with no goods anywhere, ending before any run, or a haul by a building
     that is no hut."""
-    holders = [tile for tile in state.town.buildings if tile.goods]
+    holders = [tile for tile in state.town.buildings if any(tile.goods)]
     if not holders:
         if not state.runs:
             return ff.EndRound(), Reason.NO_PROCESSING_YET
@@ -188,7 +188,7 @@ def _farm_illegal_variant(state: farm.GameState, move: Any, rng: random.Random
             return farm.BuildBuilding(seat, missing, Position(-1, 0), ()), Reason.NOT_ON_OFFER
         trail = TrailWork(forest, frozenset({Side.N, Side.S}))
         return farm.BuildTrails(seat, (trail,), ()), Reason.OCCUPIED
-    holders = [tile for tile in town.buildings if tile.goods]
+    holders = [tile for tile in town.buildings if any(tile.goods)]
     if holders and rng.random() < 0.5:
         holder = rng.choice(holders)
         good = next(g for g in GOODS if holder.goods.count(g))

@@ -451,12 +451,12 @@ def check_processing(before: Town, after: Town, move: ProcessGoods) -> int:
         entry = logged[position]
         assert (entry.building, entry.times, entry.points) == (tile.building.id, times,
                                                                 gained), entry
-        if spent:  # a fixed recipe
+        if any(spent):  # a fixed recipe
             assert (entry.spent, entry.made) == (spent, made)
         else:  # goods of different types: times conversions of distinct types
             [effect] = tile.building.processing
             assert isinstance(effect, ConvertDistinct)
-            assert entry.spent.total == effect.count * times and not entry.made
+            assert entry.spent.total == effect.count * times and not any(entry.made)
             assert all(n <= times for n in entry.spent)
         assert new == old.minus(entry.spent).plus(entry.made), tile.label
         if position in chosen:

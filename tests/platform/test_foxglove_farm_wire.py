@@ -104,7 +104,7 @@ def _town_by_fields(town: fox.Town, with_catalog: bool = True) -> town_pb2.Town:
                 sides=[convert._SIDE_TO_PROTO[s] for s in fox.SIDES if s in tile.sides])))
             continue
         message = town_pb2.Tile(**where, building=tile.building.id)
-        if tile.goods:
+        if any(tile.goods):
             message.goods.CopyFrom(town_pb2.Goods(**tile.goods.to_dict()))
         tiles.append(message)
     town_message = town_pb2.Town(variant=convert._VARIANT_TO_PROTO[town.variant],

@@ -196,7 +196,7 @@ class _Greedy:
         if spend is None:
             return False
         lack = Goods(*(max(0, b - a) for a, b in zip(spare, spend)))
-        if not lack:
+        if not any(lack):
             return False
         trial: dict[int, Goods] = {}
         moves: list[Action] = []

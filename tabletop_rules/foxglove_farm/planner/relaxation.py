@@ -118,7 +118,7 @@ class Relaxer:
         counts: dict[Pool, int] = dict.fromkeys(self.pools, 0)
         spots = self.board.spots
         for i, goods in zip(self.members, state):
-            if goods:
+            if any(goods):
                 regions = spots[i].regions
                 for g, n in enumerate(goods):
                     if n and (g, regions[g]) in counts:
@@ -132,7 +132,7 @@ class Relaxer:
         spots = self.board.spots
         for i, goods in zip(self.members, state):
             spot = spots[i]
-            if goods and spot.processes:
+            if any(goods) and spot.processes:
                 for step in self.board.outcome(spot, goods).steps:
                     if isinstance(step.effect, Convert):
                         e = spot.tile.building.processing.index(step.effect)
