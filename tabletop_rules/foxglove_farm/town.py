@@ -232,7 +232,7 @@ def check_holding(tile: BuildingTile, path: Path) -> list[Problem]:
     if not total and building.slots >= 0:
         return []  # holds nothing: the common case, without a look at each type
     problems: list[Problem] = []
-    for good, n in tile.goods.items():
+    for good, _count in tile.goods.items():
         if good not in building.depicts:
             holds = tuple(g.value for g in sorted(building.depicts, key=lambda g: g.index))
             problems.append(Problem((*path, "goods", good.value), CANNOT_HOLD(

@@ -149,6 +149,13 @@ def test_a_body_over_the_limit_is_refused_unread(tmp_path: Path,
     assert line["problem"]["detail"] == "larger than 1 MiB, the most a request may be"
 
 
+def test_a_field_s_name_is_escaped_in_its_pointer(tmp_path: Path) -> None:
+    """RFC 6901: a name's ``~`` is written ``~0``, and then its ``/`` ``~1``."""
+    body = {"players": [], "player/s~1": []}
+    (line,) = json_lines(referee("dfm", "rank", write(tmp_path / "rank.json", body), "--json"))
+    assert [e["pointer"] for e in line["problem"]["errors"]] == ["/player~1s~01"]
+
+
 def test_a_request_of_several_fields_is_checked_for_them(tmp_path: Path) -> None:
     board = rulebook_board("rulebook_standard_example.json")
     body = {"player": [{"name": "Ana", "board": board}]}

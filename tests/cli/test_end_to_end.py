@@ -16,7 +16,7 @@ import pytest
 
 from deploy.stack import free_port
 
-from ..e2e.conftest import Service, environment, service  # noqa: F401  (its fixture)
+from ..e2e.conftest import Service, environment
 from ..platform.foxglove_towns import KULY, RANCH
 from .files import RULEBOOK, bad_board, tournament, write
 

@@ -26,6 +26,7 @@ from tabletop_rules.foxglove_farm.game_state import (
 )
 from tabletop_rules.foxglove_farm.model import Good, Goods, TrailShape, TrailTile, Town
 from tabletop_rules.foxglove_farm.reasons import Reason
+from tabletop_rules.foxglove_farm.town import MAX_TILES
 from tabletop_rules.problems import InvalidInputError
 
 from .game_states import (
@@ -58,6 +59,13 @@ def constructing(*tiles: dict, wood: int = 5, stone: int = 3, players: int = 2,
 
 def ann(state: GameState) -> Town:
     return state.players[0].town
+
+
+def offering(state: GameState, *buildings: str) -> GameState:
+    """``state`` with ``buildings`` on the first spaces of the central board's offer."""
+    offer = state.board.offer
+    return replace(state, board=replace(state.board, offer=(
+        *(Space(x) for x in buildings), *offer[len(buildings):])))
 
 
 def names(spaces: Spaces) -> list[str | None]:
@@ -141,19 +149,20 @@ def test_place_and_payment_are_both_reported() -> None:
 
 
 def test_a_building_the_rulebook_does_not_describe_cannot_be_built() -> None:
-    state = replace(constructing(), board=replace(
-        constructing().board, offer=(Space("windmill"), *constructing().board.offer[1:])))
+    state = offering(constructing(), "windmill")
     assert refusals(state, BuildBuilding(0, "windmill", P(1, 0), SHEEPFOLD_COST)) == [
         (Reason.COST_UNKNOWN, BUILD_RULE, "/action/building")]
     assert not any(isinstance(m, BuildBuilding) and m.building == "windmill"
                    for m in GAME.legal_moves(state))
 
 
+B_TILES = ("fountain", "emporium", "baths", "brewery", "bakehouse", "guildhall")
+"""Round 3's offer of B tiles, all six spaces (FF-R13)."""
+
+
 def test_immediate_effects_points_and_a_choice_of_goods() -> None:
     """Round 3's B tiles: the Fountain's 6 points, the Emporium's 5 of any one type."""
-    b_tiles = ("fountain", "emporium", "baths", "brewery", "bakehouse", "guildhall")
-    state = constructing(wood=5, stone=3, round_number=3)
-    state = replace(state, board=replace(state.board, offer=tuple(Space(x) for x in b_tiles)))
+    state = offering(constructing(wood=5, stone=3, round_number=3), *B_TILES)
     cost = (pay(FOREST, wood=2), pay(MINE, stone=1))  # a B tile's provisional cost
     assert ann(play(state, BuildBuilding(0, "fountain", P(1, 0), cost))).score_track == 6
     emporium = play(state, BuildBuilding(0, "emporium", P(1, 0), cost, Goods(coal=5)))
@@ -285,6 +294,74 @@ def test_what_cannot_be_upgraded(tiles, work, reason, pointer) -> None:
     state = constructing(*tiles)
     assert refusals(state, BuildTrails(0, (work,), (pay(FOREST, wood=1),))) == [
         (reason, "FF-R10", pointer)]
+
+
+TOWN_OF_TRAILS = tuple(t(1 + i // 50, i % 50, "EW") for i in range(MAX_TILES - 2))
+"""Trails that make the starting tile's town as large as the referee reads."""
+
+
+@pytest.mark.parametrize(("state", "action", "expected"), [
+    (constructing(t(1, 0, "NS"), t(2, 0, "NS"), stone=1),
+     BuildBuilding(0, "sheepfold", P(1, 0), (pay(P(2, 0), wood=1), pay(MINE, stone=2))), [
+         (Reason.OCCUPIED, "FF-R9", "/action/position", {"row": 1, "col": 0}),
+         (Reason.PAYMENT_NOT_A_BUILDING, "FF-R11", "/action/payment/0/row",
+          {"row": 2, "col": 0}),
+         (Reason.PAYMENT_NOT_HELD, "FF-R11", "/action/payment/1/goods",
+          {"building": ("Mine", 0, 1), "held": ("1 stone",), "paid": ("2 stone",)}),
+         (Reason.WRONG_PAYMENT, "FF-R11", "/action/payment",
+          {"paying": "building", "building": "Sheepfold", "costs": ("1 wood", "1 stone"),
+           "paid": ("2 stone",)})]),
+    (constructing(), BuildBuilding(0, "sheepfold", P(1, 2), SHEEPFOLD_COST), [
+        (Reason.NOT_ADJACENT, "FF-R9", "/action/position",
+         {"touch": "corner", "row": 1, "col": 2})]),
+    (constructing(), BuildBuilding(0, "sheepfold", P(3, 0), SHEEPFOLD_COST), [
+        (Reason.NOT_ADJACENT, "FF-R9", "/action/position",
+         {"touch": "none", "row": 3, "col": 0})]),
+    (constructing(*TOWN_OF_TRAILS), BuildBuilding(0, "sheepfold", P(-1, 0), SHEEPFOLD_COST), [
+        (Reason.TOWN_FULL, "FF-R9", "/action/position", {"limit": MAX_TILES})]),
+    (offering(constructing(), "windmill"), BuildBuilding(0, "windmill", P(1, 0), SHEEPFOLD_COST),
+     [(Reason.COST_UNKNOWN, BUILD_RULE, "/action/building", {"building": "Windmill"})]),
+    (offering(constructing(round_number=3), *B_TILES),
+     BuildBuilding(0, "emporium", P(1, 0), (pay(FOREST, wood=2), pay(MINE, stone=1)),
+                   Goods(coal=2, sheep=3)), [
+         (Reason.NOT_A_GAIN_CHOICE, BUILD_RULE, "/action/gain", {
+             "asked": "goods", "building": "Emporium", "gain": ("2 coal", "3 sheep"),
+             "choices": ("5 wood", "5 stone", "5 wheat", "5 coal", "5 sheep")})]),
+    (offering(constructing(round_number=3), *B_TILES),
+     BuildBuilding(0, "bakehouse", P(1, 0), (pay(FOREST, wood=2), pay(MINE, stone=1)),
+                   Goods(wheat=1)), [
+         (Reason.NOT_A_GAIN_CHOICE, BUILD_RULE, "/action/gain", {
+             "asked": "goods", "building": "Bakehouse", "gain": ("1 wheat",),
+             "choices": ("1 wheat+2 coal",)})]),
+    # (2, 0) between a trail open south and a trail open west: a curve cuts off both
+    (constructing(t(1, 0, "NS"), t(1, 1, "NS"), t(2, 1, "NW")),
+     BuildTrails(0, (trail(2, 0, "SW"),), (pay(FOREST, wood=1),)), [
+         (Reason.CUTS_OFF_TRAIL, "FF-R9", "/action/trails/0/sides",
+          {"row": 2, "col": 0, "sides": ("N", "E")})]),
+    (constructing(t(1, 0, "NS"), t(2, 0, "NE"), t(-1, 0, "NES")),
+     BuildTrails(0, (trail(0, 1, "NES", upgrade=True), trail(1, 0, "ESW", upgrade=True),
+                     trail(2, 0, "NE", upgrade=True), trail(-1, 0, "ESW", upgrade=True)),
+                 (pay(FOREST, wood=1),)), [
+         (Reason.NOT_A_TRAIL, "FF-R10", "/action/trails/0/position", {"row": 0, "col": 1}),
+         (Reason.BREAKS_CONNECTION, "FF-R10", "/action/trails/1/sides",
+          {"row": 1, "col": 0, "sides": ("N",)}),
+         (Reason.NOT_A_T_JUNCTION, "FF-R10", "/action/trails/2/sides", {}),
+         (Reason.ALREADY_T_JUNCTION, "FF-R10", "/action/trails/3/position",
+          {"row": -1, "col": 0}),
+         (Reason.WRONG_PAYMENT, "FF-R11", "/action/payment",
+          {"paying": "trails", "cost": 4, "paid": ("1 wood",)})]),
+], ids=["occupied and badly paid", "corner", "apart", "town full", "cost unknown",
+        "not a gain choice", "not the gain's bundle", "cuts off trails", "upgrades"])
+def test_each_violation_names_in_its_params_what_it_is_about(
+        state: GameState, action: BuildBuilding | BuildTrails,
+        expected: list[tuple[Reason, str, str, dict[str, object]]]) -> None:
+    """An app words a violation itself from its code and params (tabletop_rules.messages),
+    so each param must name the position, building, goods or sides the sentence is about;
+    rows differ from columns and what is held from what is paid, so a swap shows. Its rule
+    and pointer are read too: all a violation says."""
+    violations = GAME.validate(state, action).violations
+    assert [(v.reason, v.rule, v.pointer("action"), dict(v.message.params))
+            for v in violations] == expected
 
 
 # -- the central board -----------------------------------------------------------------

@@ -366,6 +366,75 @@ def test_each_refusal_names_its_rule_and_says_why():
         ("FF-R17", "the Mine at row 0, col 1 holds 2 stone")]
 
 
+HUT = town(b(0, 0, "forest", wood=5), b(0, 1, "mine", stone=2), b(1, 0, "haulers_hut", wood=1),
+           start=False)
+"""A Hauler's Hut holding 1 wood on its 4 slots, beside the starting tile."""
+# Forest - Butcher - Charcoal Kiln - Bakery - Scrapyard down one trail: the Kiln and the
+# Scrapyard depict wood, the Butcher and the Bakery do not
+DEPICTING_BY_TURNS = [b(0, 0, "forest", wood=2), b(0, 1, "mine"), *LINE, t(5, 0, "NS"),
+                      b(6, 0, "bakery"), t(7, 0, "NS"), b(8, 0, "scrapyard")]
+
+
+def judged(town_, action):
+    """The violations of a move, or of a haul given as its hut and picks."""
+    if isinstance(action, Move):
+        return validate_transport(town_, action).violations
+    hut, picks = action
+    return check_haul(town_, hut, picks)
+
+
+@pytest.mark.parametrize(("town_", "action", "expected"), [
+    (town(*LINE), move("wood", 1, (1, 0), (9, 8)), [
+        ("ORIGIN_NOT_A_BUILDING", "FF-R2", "/from",
+         {"what": "trail", "field": "from", "row": 1, "col": 0}),
+        ("DESTINATION_NOT_A_BUILDING", "FF-R2", "/to",
+         {"what": "empty", "field": "to", "row": 9, "col": 8})]),
+    (town(*LINE), move("wood", 1, (2, 0), (2, 0)), [
+        ("SAME_BUILDING", "FF-R2", "/to", {"building": ("Butcher", 2, 0)})]),
+    (town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), *LINE, start=False),
+     move("wood", 3, (0, 0), (2, 0)), [
+         ("NOT_ENOUGH_GOODS", "FF-R2", "/count",
+          {"why": "send", "building": ("Forest", 0, 0), "held": 2, "good": "wood", "count": 3}),
+         ("DESTINATION_DOES_NOT_DEPICT_GOOD", "FF-R3", "/to",
+          {"building": ("Butcher", 2, 0), "good": "wood"})]),
+    (town(b(0, 0, "forest", wood=4), b(0, 1, "mine"), *LINE[:3],
+          b(4, 0, "charcoal_kiln", coal=1), start=False), move("wood", 3, (0, 0), (4, 0)), [
+        ("NOT_ENOUGH_FREE_SLOTS", "FF-R3", "/to", {"why": "move", "building": (
+            "Charcoal Kiln", 4, 0), "free": 2, "count": 3, "good": "wood"})]),
+    (town(b(0, 0, "forest", wood=4), b(0, 1, "mine"), *LINE[:3],
+          b(4, 0, "charcoal_kiln", coal=3), start=False), move("wood", 1, (0, 0), (4, 0)), [
+        ("NOT_ENOUGH_FREE_SLOTS", "FF-R3", "/to", {"why": "move", "building": (
+            "Charcoal Kiln", 4, 0), "free": 0, "count": 1, "good": "wood"})]),
+    (town(b(0, 0, "forest", wood=2), b(0, 1, "mine"), b(1, 0, "charcoal_kiln"), start=False),
+     move("wood", 1, (0, 0), (1, 0)), [
+         ("NO_ROUTE", "FF-R2", "",
+          {"origin": ("Forest", 0, 0), "destination": ("Charcoal Kiln", 1, 0)})]),
+    (town(*DEPICTING_BY_TURNS, start=False, variant="expert"), move("wood", 1, (0, 0), (8, 0)), [
+        ("EXPERT_ROUTE_BLOCKED", "FF-R2", "", {
+            "good": "wood", "origin": ("Forest", 0, 0), "destination": ("Scrapyard", 8, 0),
+            "blocking": ("Butcher", 2, 0, "Bakery", 6, 0)})]),
+    (HUT, (P(0, 1), [Pick(Good.WOOD, 1, P(0, 0))]), [
+        ("NOT_A_HAULER", "FF-R17", "/to", {"row": 0, "col": 1})]),
+    (HUT, (P(1, 0), [Pick(Good.WOOD, 4, P(0, 0)), Pick(Good.STONE, 3, P(0, 1)),
+                     Pick(Good.WOOD, 1, P(5, 6))]), [
+        ("TOO_MANY_GOODS", "FF-R17", "/picks",
+         {"building": ("Hauler's Hut", 1, 0), "most": 4, "count": 8}),
+        ("NOT_ENOUGH_FREE_SLOTS", "FF-R17", "/picks",
+         {"why": "haul", "building": ("Hauler's Hut", 1, 0), "free": 3, "count": 8}),
+        ("NOT_ENOUGH_GOODS", "FF-R17", "/picks/1/count",
+         {"why": "haul", "building": ("Mine", 0, 1), "held": 2, "good": "stone"}),
+        ("ORIGIN_NOT_ANOTHER_BUILDING", "FF-R17", "/picks/2/from", {"row": 5, "col": 6})]),
+], ids=["not buildings", "same building", "short and not depicted", "too few slots",
+        "no slot", "no route", "expert route blocked", "not a hauler", "haul limits"])
+def test_each_violation_names_in_its_params_what_it_is_about(town_, action, expected):
+    """An app words a violation itself from its code and params (tabletop_rules.messages),
+    so each param must name the building, good, count or position the sentence is about;
+    rows differ from columns and counts from what is held, so a swap shows. Its rule and
+    pointer are read too: all a violation says."""
+    assert [(v.reason, v.rule, v.pointer(), dict(v.message.params))
+            for v in judged(town_, action)] == expected
+
+
 def test_every_pick_of_a_haul_is_judged_and_picks_from_one_building_add_up():
     hut = town(b(0, 0, "forest", wood=5), b(0, 1, "mine", stone=2), b(1, 0, "haulers_hut"),
                start=False)

@@ -143,6 +143,14 @@ def test_game_setups_and_actions_agree() -> None:
             == ff_game_schemas.TileStackSchema().load(space))
 
 
+def test_a_field_s_name_is_escaped_in_its_pointer() -> None:
+    """RFC 6901: a name's ``~`` is written ``~0``, and then its ``/`` ``~1``; a list's
+    items are numbered."""
+    with pytest.raises(InvalidRequestError) as error:
+        to_message(town_pb2.Town, {"tiles": [{"row": 0, "a/b~1": 0}]})
+    assert [pointer for pointer, _ in error.value.problems] == ["/tiles/0/a~1b~01"]
+
+
 def test_game_answers_are_written_as_the_gateway_writes_them() -> None:
     """A turn names no player when none acts; verdicts and replays leave out what they
     do not have, but a solo outcome says it reached no threshold."""

@@ -15,6 +15,7 @@ import copy
 import json
 import re
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,6 @@ from api_gateway.parsing import (
 )
 from api_gateway.problems import ProblemError
 from api_gateway.resources.downtown_farmers_market import schemas as dfm
-from api_gateway.resources.foxglove_farm import game_schemas as ff_game
 from api_gateway.resources.foxglove_farm import schemas as ff
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as dfm_pb2
 from referee.downtown_farmers_market.v1 import game_pb2 as dfm_game_pb2
@@ -168,7 +168,7 @@ def assert_read_alike(raw: bytes) -> None:
         from flask import request
         standard = outcome(lambda: load_json_body(request))
         for depth in (None, 3, MAX_JSON_DEPTH):
-            fast = outcome(lambda: load_json_document(request, depth))
+            fast = outcome(partial(load_json_document, request, depth))
             if standard[0] == "problem" and fast[0] == "document":
                 # only the nesting check is skipped: such a document is one no reader of
                 # that depth accepts, and the standard reader then answers the 400
@@ -482,7 +482,7 @@ def test_what_the_compiler_does_not_know_is_left_to_marshmallow() -> None:
     assert load({"name": "ana"}) == {"name": "ANA", "count": 1}
     for refused in ({"name": "ana", "count": 4}, {"name": "ana", "flag": True},
                     {"count": 1}, {"name": "ana", "other": 1}):
-        with pytest.raises(Exception):
+        with pytest.raises((Refused, ma.ValidationError)):  # its own, or marshmallow's
             load(refused)
 
     class Validated(ma.Schema):

@@ -206,7 +206,7 @@ def test_each_listed_limit_is_the_one_the_referee_enforces(gateway: FlaskClient)
                                                                      end)
                                                  for p in kind["parameters"]}}
             ok(gateway.post(f"{DFM}/score", json=board_with(challenge)))
-            for limit, pointer, value in past_limits(parameter["values"], ingredients):
+            for limit, _pointer, value in past_limits(parameter["values"], ingredients):
                 broken = {**challenge, parameter["name"]: value}
                 response = gateway.post(f"{DFM}/score", json=board_with(broken))
                 where = f"/row_challenges/0/{parameter['name']}"

@@ -191,7 +191,7 @@ def test_examples_agree_with_their_schemas(document: dict[str, Any]) -> None:
                                       default_specification=referencing.jsonschema.DRAFT202012)
     registry = Registry().with_resource("urn:document", resource)
     problems = []
-    for method, path, operation in operations(document):
+    for _method, _path, operation in operations(document):
         for name, example in operation.get("requestBody", {}).get("content", {}).get(
                 "application/json", {}).get("examples", {}).items():
             shapes = [(operation["requestBody"]["content"]["application/json"]["schema"],

@@ -1,5 +1,6 @@
-"""The code type-checks: the rules library under ``mypy --strict`` (its types are part of
-its API), the gateway under plain ``mypy`` (``[tool.mypy]`` in pyproject.toml)."""
+"""The static checks: the rules library type-checks under ``mypy --strict`` (its types are
+part of its API), the gateway under plain ``mypy`` (``[tool.mypy]`` in pyproject.toml),
+and the whole tree passes ruff as ``[tool.ruff]`` configures it."""
 
 from __future__ import annotations
 
@@ -20,4 +21,10 @@ def test_package_type_checks(package: str, flags: list[str], tmp_path: Path) -> 
     result = subprocess.run(
         [sys.executable, "-m", "mypy", *flags, "--cache-dir", str(tmp_path), package],
         cwd=REPO, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_tree_passes_ruff() -> None:
+    result = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "."],
+                            cwd=REPO, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -39,7 +39,7 @@ from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from .errors import InvalidRequestError
+from .errors import InvalidRequestError, json_pointer
 
 Json = Any
 """JSON as ``json.loads`` reads it."""
@@ -347,6 +347,5 @@ def whole_numbers(value: Json) -> Json:
 
 
 def _invalid(path: tuple[str | int, ...], detail: str) -> InvalidRequestError:
-    pointer = "".join(f"/{str(p).replace('~', '~0').replace('/', '~1')}" for p in path)
     return InvalidRequestError("INVALID_ARGUMENT", "Invalid argument", detail,
-                               [(pointer, detail)])
+                               [(json_pointer(path), detail)])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,3 +31,9 @@ class InvalidRequestError(RefereeError):
     def __str__(self) -> str:
         listed = "; ".join(f"{pointer or '/'}: {detail}" for pointer, detail in self.problems)
         return f"{super().__str__()} ({listed})"
+
+
+def json_pointer(path: Iterable[str | int]) -> str:
+    """``path`` as a JSON Pointer, each part escaped as RFC 6901 says (``~`` as ``~0``,
+    then ``/`` as ``~1``): the pointers a client reports are the gateway's own."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)

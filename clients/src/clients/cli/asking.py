@@ -18,7 +18,7 @@ from typing import Any
 
 import requests
 
-from ..errors import InvalidRequestError, RefereeError
+from ..errors import InvalidRequestError, RefereeError, json_pointer
 from ..grpc_client import GrpcClient
 from ..rest_client import RestClient
 from .inputs import Source
@@ -133,15 +133,12 @@ def _arguments(call: Call, body: Json) -> list[Json]:
         raise _refused([("", "expected a JSON object")])
     problems = [(f"/{name}", "this field is required") for name in call.arguments
                 if name not in body]
-    problems += [(_pointer(key), "not a field here; check the spelling against the API "
-                                 "reference") for key in body if key not in call.arguments]
+    problems += [(json_pointer((key,)), "not a field here; check the spelling against the "
+                                        "API reference")
+                 for key in body if key not in call.arguments]
     if problems:
         raise _refused(problems)
     return [body[name] for name in call.arguments]
-
-
-def _pointer(key: str) -> str:
-    return "/" + key.replace("~", "~0").replace("/", "~1")
 
 
 def _refused(problems: list[Problem]) -> InvalidRequestError:
