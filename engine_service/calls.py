@@ -180,8 +180,9 @@ class CallPolicy(grpc.ServerInterceptor):
                 return answer
             finally:
                 # abort() raises after setting the code; any other exception is UNKNOWN.
-                code = context.code() or (grpc.StatusCode.OK if answered
-                                          else grpc.StatusCode.UNKNOWN)
+                # (ServicerContext.code() is grpcio's since 1.38; typeshed's stubs lack it.)
+                code = (context.code()  # type: ignore[attr-defined]
+                        or (grpc.StatusCode.OK if answered else grpc.StatusCode.UNKNOWN))
                 seconds = perf_counter() - started
                 meter.record(code, seconds)
                 level = (logging.INFO if code is not grpc.StatusCode.OK

@@ -1,5 +1,5 @@
 """The static checks: the rules library type-checks under ``mypy --strict`` (its types are
-part of its API), the gateway under plain ``mypy`` (``[tool.mypy]`` in pyproject.toml),
+part of its API), the engine and the gateway under plain ``mypy`` (``[tool.mypy]`` in pyproject.toml),
 and the whole tree passes ruff as ``[tool.ruff]`` configures it."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("package, flags", [
     pytest.param("tabletop_rules", ["--strict"], id="rules-strict"),
+    pytest.param("engine_service", [], id="engine"),
     pytest.param("api_gateway", [], id="gateway"),
 ])
 def test_package_type_checks(package: str, flags: list[str], tmp_path: Path) -> None:
