@@ -71,6 +71,11 @@ def expensive_seats(plans: int = PLAN_SEATS, replays: int = REPLAY_SEATS) -> dic
             method_name(foxglove_farm.SERVICE, "ReplayGame"): replays}
 
 
+SIGNAL_CHECK_SECONDS = 0.1
+"""How often the main thread wakes to run the signal handlers: the kernel may hand a
+SIGTERM to any of the engine's threads, and Python runs the handler only in the main
+thread, once it runs again (a main thread asleep until told to stop never would)."""
+
 ANNOUNCE_SECONDS = 0.5
 """How long a stopping engine at least keeps answering, NOT_SERVING, so that probes and
 balancers read the drain before calls are refused (within the grace period)."""
@@ -160,7 +165,8 @@ def serve(address: str, max_workers: int, grace_seconds: float,
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    stopping.wait()
+    while not stopping.wait(SIGNAL_CHECK_SECONDS):
+        pass
     drained_by = time.monotonic() + grace_seconds
     engine.health.enter_graceful_shutdown()  # probes see NOT_SERVING while draining
     time.sleep(min(ANNOUNCE_SECONDS, grace_seconds))

@@ -678,6 +678,39 @@ def test_sigterm_reports_not_serving_and_exits_within_the_grace_period() -> None
         f"(a Watch opened before saw {watched})")
 
 
+
+_SIGNAL_ON_ANOTHER_THREAD = """
+import runpy, signal, sys, threading, time
+
+def deliver():  # once the engine handles SIGTERM, as the kernel may: to a thread not the main one
+    while signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        time.sleep(0.01)
+    time.sleep(0.2)
+    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+
+threading.Thread(target=deliver, daemon=True).start()
+sys.argv = ["engine_service", *sys.argv[1:]]
+runpy.run_module("engine_service", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_sigterm_received_by_another_thread_still_drains_the_engine() -> None:
+    """The kernel hands a process's signal to any thread that does not block it; Python
+    runs the handler only in the main thread, once that thread runs again. An engine
+    whose main thread slept until told to stop ignored such a SIGTERM (seen in CI: an
+    engine draining only at a second SIGTERM, 5 s later)."""
+    engine = Process.start([sys.executable, "-c", _SIGNAL_ON_ANOTHER_THREAD, "--address",
+                            "127.0.0.1:0", "--grace", str(GRACE)], environment())
+    try:
+        engine.wait_for(r"engine listening on")
+        code = engine.popen.wait(timeout=GRACE + 5)
+    except subprocess.TimeoutExpired:
+        code = None
+    finally:
+        shut(engine)
+    assert code == 0, (f"the engine did not stop on a SIGTERM its main thread did not "
+                       f"receive (exit code {code}):\n{''.join(engine.lines[-10:])}")
+
 # --- reproducers and the worst inputs within the limits ------------------------------
 # Last: on the landed main they leave the engine computing for a minute or more.
 
