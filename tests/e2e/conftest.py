@@ -30,6 +30,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from deploy import proxy, stack
 from deploy.stack import REPO_ROOT as REPO
 from deploy.stack import Process, Stack
+from tabletop_rules.compiled import PURE_PYTHON_VARIABLE
 
 from ..sample_boards import SIMPLE_BOARD
 from .browser import chromium
@@ -40,7 +41,11 @@ __all__ = ["ENGINE_TEST_SETTINGS", "REPO", "Load", "Process", "Service", "Stack"
 
 
 def environment(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    """This environment for a process a test starts, without the service's settings (a
+    test sets its own) but for which build of the rules runs: the whole suite's run on
+    the sources starts every engine and gateway on the sources too."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("REFEREE_") or k == PURE_PYTHON_VARIABLE}
     return {**env, "PYTHONUNBUFFERED": "1", **extra}
 
 
