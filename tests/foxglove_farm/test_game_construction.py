@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from tabletop_rules.foxglove_farm.central_board import Space, Spaces, StacksLeft
+from tabletop_rules.foxglove_farm.construction import free_positions, trail_payment
 from tabletop_rules.foxglove_farm.farm_game import GAME
 from tabletop_rules.foxglove_farm.game_state import (
     BuildBuilding,
@@ -195,6 +196,9 @@ def test_trail_costs(work, payment) -> None:
     state = constructing()
     after = ann(play(state, BuildTrails(0, (work,), payment)))
     assert after.tiles[P(1, 0)] == TrailTile(P(1, 0), work.sides)
+    before = ann(state)  # the rest of the town as it was: its catalog, variant and score
+    assert (after.catalog, after.variant, after.score_track) == (
+        before.catalog, before.variant, before.score_track)
     assert ann(state).goods_remaining - after.goods_remaining == sum(p.goods.total
                                                                      for p in payment)
 
@@ -298,6 +302,26 @@ def test_what_cannot_be_upgraded(tiles, work, reason, pointer) -> None:
 
 TOWN_OF_TRAILS = tuple(t(1 + i // 50, i % 50, "EW") for i in range(MAX_TILES - 2))
 """Trails that make the starting tile's town as large as the referee reads."""
+
+
+def test_a_town_of_the_most_tiles_has_no_free_position_and_one_fewer_has() -> None:
+    """Placements are listed only where one is allowed (FF-R9): none in a full town."""
+    full = farm(*TOWN_OF_TRAILS).tiles
+    assert len(full) == MAX_TILES and free_positions(full) == ()
+    one_fewer = farm(*TOWN_OF_TRAILS[:-1]).tiles
+    assert P(-1, 0) in free_positions(one_fewer)  # above the Forest
+
+
+@pytest.mark.parametrize("wood, stone, count, default", [
+    (5, 3, 2, Goods(wood=2)),  # wood first
+    (1, 3, 2, Goods(wood=1, stone=1)),  # then stone
+    (0, 2, 2, Goods(stone=2)),
+    (1, 0, 2, None),  # too few: no default payment
+    (0, 1, 2, None),
+])
+def test_a_trails_default_payment_is_wood_then_stone_or_none(wood, stone, count,
+                                                             default) -> None:
+    assert trail_payment(farm(wood=wood, stone=stone), count) == default
 
 
 @pytest.mark.parametrize(("state", "action", "expected"), [
