@@ -361,6 +361,9 @@ def test_the_health_port_answers_plaintext_checks_beside_mutual_tls_and_reads_th
                 except grpc.RpcError as error:
                     watched.append(error.code().name)
 
+            # Each stream's first answer read before the signal: it is the status then.
+            watched.append(health_pb2.HealthCheckResponse.ServingStatus.Name(
+                next(stream).status))
             watcher = threading.Thread(target=watch, daemon=True)
             watcher.start()
             next(held)
