@@ -40,6 +40,9 @@ The table also gives the servers' CPU time per request (from /proc: the gateway'
 includes the engine's, the chain's its echo's); ``--json`` keeps every run with each
 process's CPU. The load tool shares the cores with the servers in every row; CPU used by
 other processes during the runs is measured, and the table warns when it is noticeable.
+``--pin-grpc`` runs only the gRPC rows with the engine and the grpcio echo pinned to one
+CPU and h2load to the other: on a VM where waking a thread on another core is slow, it
+shows how much of either server's CPU per call that costs, and whether the ratio moves.
 A measurement, not a test: nothing here asserts a time.
 """
 
@@ -224,12 +227,14 @@ class Servers:
         self.workdir = workdir
         self.started: list[Server] = []
 
-    def start(self, name: str, args: list[str], env: dict[str, str]) -> Server:
+    def start(self, name: str, args: list[str], env: dict[str, str],
+              cpus: set[int] | None = None) -> Server:
         log = self.workdir / f"{name}.log"
         with log.open("wb") as out:
             popen = subprocess.Popen(args, cwd=REPO_ROOT, env={**os.environ, **env},
                                      stdin=subprocess.DEVNULL, stdout=out,
-                                     stderr=subprocess.STDOUT, process_group=0)
+                                     stderr=subprocess.STDOUT, process_group=0,
+                                     preexec_fn=pinned_to(cpus))
         server = Server(name, popen, log)
         self.started.append(server)
         return server
@@ -250,12 +255,18 @@ def gunicorn(servers: Servers, name: str, env: dict[str, str], app: str | None =
     return servers.start(name, args, {**env, "REFEREE_GATEWAY_BIND": "127.0.0.1:0"})
 
 
-def start_all(servers: Servers) -> dict[str, Server]:
+def pinned_to(cpus: set[int] | None) -> Any:
+    """A ``preexec_fn`` that runs the child on ``cpus`` only (None: no pinning)."""
+    return (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
+
+
+def start_all(servers: Servers, grpc_cpus: set[int] | None = None) -> dict[str, Server]:
+    """Every server; the engine and the grpcio echo on ``grpc_cpus`` if given."""
     python = sys.executable
     engine = servers.start("engine", [python, "-m", "engine_service",
-                                      "--address", "127.0.0.1:0"], {})
+                                      "--address", "127.0.0.1:0"], {}, grpc_cpus)
     echo = servers.start("grpc_echo", [python, str(Path(__file__).resolve()),
-                                       "_grpc_echo", "127.0.0.1:0"], {})
+                                       "_grpc_echo", "127.0.0.1:0"], {}, grpc_cpus)
     engine.address = engine.wait_for(r"engine listening on (\S+)")
     echo.address = echo.wait_for(r"echo listening on (\S+)")
     web = {
@@ -489,11 +500,13 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 class Load:
     """wrk and h2load, each run with its own files in ``workdir``, metered."""
 
-    def __init__(self, workdir: Path, seconds: int, meter: CpuMeter, keepalive: bool) -> None:
+    def __init__(self, workdir: Path, seconds: int, meter: CpuMeter, keepalive: bool,
+                 h2load_cpus: set[int] | None = None) -> None:
         self.workdir = workdir
         self.seconds = seconds
         self.meter = meter
         self.keepalive = keepalive
+        self.h2load_cpus = h2load_cpus
         self.counter = 0
 
     def _file(self, suffix: str, content: bytes | str = b"") -> Path:
@@ -513,7 +526,8 @@ class Load:
         if h1:
             args.append("--h1")
         before = self.meter.snapshot()
-        out = subprocess.run(args + [url], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(args + [url], capture_output=True, text=True, check=True,
+                             preexec_fn=pinned_to(self.h2load_cpus)).stdout
         cpu = self.meter.delta(before, self.meter.snapshot())
         done = re.search(r"finished in ([\d.]+)(m?s), ([\d.]+) req/s", out)
         counts = re.search(r"requests: \d+ total, \d+ started, (\d+) done, (\d+) succeeded, "
@@ -629,8 +643,8 @@ def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def measure(calls: list[Call], servers: dict[str, Server], load: Load,
-            ) -> tuple[list[Row], dict[str, Any]]:
+def measure(calls: list[Call], servers: dict[str, Server], load: Load, grpc_only: bool = False,
+            ) -> tuple[list[Row], dict[str, Any] | None]:
     engine, echo = servers["engine"].address, servers["grpc_echo"].address
     gateway = servers["gateway"].address
     http_ceilings = {"Flask echo": (servers["flask_echo"].address, ("flask_echo",)),
@@ -645,6 +659,8 @@ def measure(calls: list[Call], servers: dict[str, Server], load: Load,
             Row(f"gRPC {call.grpc_method.rsplit('/', 1)[1]} ({call.name})", "grpc"),
             lambda c=call: load.grpc(engine, c, ("engine",)),
             {"grpcio echo": lambda c=call: load.grpc(echo, c, ("grpc_echo",))}))
+    if grpc_only:
+        return rows, None
     for call in calls:
         progress(f"HTTP POST {call.url_path}")
         names = ["Flask echo", "Flask->gRPC chain"] if call is calls[0] else ["Flask->gRPC chain"]
@@ -669,7 +685,8 @@ NOISY_CORES = 0.2
 """Other processes' CPU (cores) during a run above which its numbers are marked."""
 
 
-def print_table(rows: list[Row], at_half: dict[str, Any], settings: dict[str, Any]) -> None:
+def print_table(rows: list[Row], at_half: dict[str, Any] | None, settings: dict[str, Any]
+                ) -> None:
     def mark(run: Run | dict[str, Any]) -> str:
         cpu = run.cpu if isinstance(run, Run) else run
         return "*" if cpu.get("foreign_cores", 0.0) > NOISY_CORES else " "
@@ -691,22 +708,24 @@ def print_table(rows: list[Row], at_half: dict[str, Any], settings: dict[str, An
                     f"{referee.cpu_ms_per_request:>5.2f}" if i == 0 else " " * 77)
             print(f"{left}   {name:<17} {ceiling.rps:>8,.0f}{mark(ceiling)} "
                   f"{ceiling.cpu_ms_per_request:>5.2f} {referee.rps / ceiling.rps:>6.2f}")
-    run = at_half["run"]
     print()
-    print(f"{at_half['path']} at half the gateway's best: {at_half['target_rps']:,.0f} req/s "
-          f"asked, {run['rps']:,.0f}{mark(run).strip()} done: p50 {run['p50_ms']:.2f} ms, "
-          f"p99 {run['p99_ms']:.2f} ms")
-    print(f"  ({at_half['how']})")
-    print()
+    if at_half:
+        run = at_half["run"]
+        print(f"{at_half['path']} at half the gateway's best: {at_half['target_rps']:,.0f} "
+              f"req/s asked, {run['rps']:,.0f}{mark(run).strip()} done: p50 "
+              f"{run['p50_ms']:.2f} ms, p99 {run['p99_ms']:.2f} ms")
+        print(f"  ({at_half['how']})")
+        print()
     print(f"Best of {settings['rounds']} alternated runs of {settings['seconds']} s each; "
           f"ratio = referee / ceiling req/s; CPU = the servers' CPU time per request (the "
           f"gateway's includes the engine's, the chain's its grpcio echo's).")
     print(f"gRPC: {settings['grpc_load']}. HTTP: {settings['http_load']}. Engine and "
           f"grpcio echo: {settings['engine_workers']} threads; gunicorn: "
-          f"{settings['gunicorn']}; {settings['cpus']} CPUs, shared with the load tool.")
+          f"{settings['gunicorn']}; {settings['cpus']} CPUs, " + (
+              f"{settings['pinned']}." if settings["pinned"] else "shared with the load tool."))
     foreign = max([run.cpu.get("foreign_cores", 0.0) for row in rows
                    for runs in (row.referee, *row.ceilings.values()) for run in runs]
-                  + [at_half["run"].get("foreign_cores", 0.0)])
+                  + [at_half["run"].get("foreign_cores", 0.0) if at_half else 0.0])
     if foreign > NOISY_CORES:
         print(f"WARNING: other processes used up to {foreign:.2f} of the {settings['cpus']} "
               f"cores during the runs; * marks a kept run during which they used more than "
@@ -729,6 +748,10 @@ def main() -> None:
                         help="wrk keeps its 16 connections open instead of one per request "
                              "(gunicorn's workers then split them at random: see the "
                              "per-process CPU in --json)")
+    parser.add_argument("--pin-grpc", action="store_true",
+                        help="only the gRPC rows, the engine and the grpcio echo pinned to "
+                             "the last CPU and h2load to the others: what waking threads "
+                             "across cores costs the engine and its ceiling")
     args = parser.parse_args()
     started = time.monotonic()
     ensure_tools()
@@ -740,11 +763,15 @@ def main() -> None:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_sigterm)
+    cpus = sorted(os.sched_getaffinity(0))
+    if args.pin_grpc and len(cpus) < 2:
+        sys.exit("--pin-grpc needs two CPUs: one for the servers, one for h2load")
+    grpc_cpus, h2load_cpus = ({cpus[-1]}, set(cpus[:-1])) if args.pin_grpc else (None, None)
     try:
-        running = start_all(servers)
+        running = start_all(servers, grpc_cpus)
         check_payloads(calls, running)
-        load = Load(workdir, args.seconds, CpuMeter(running), args.keepalive)
-        rows, at_half = measure(calls, running, load)
+        load = Load(workdir, args.seconds, CpuMeter(running), args.keepalive, h2load_cpus)
+        rows, at_half = measure(calls, running, load, grpc_only=args.pin_grpc)
     except KeyboardInterrupt:
         sys.exit("interrupted; servers stopped")
     except BaseException:
@@ -762,6 +789,8 @@ def main() -> None:
                 "http_load": f"wrk -t1 -c{HTTP_CONNECTIONS}, " + (
                     "keep-alive connections" if args.keepalive else
                     "a connection per request (Connection: close, as nginx sends gunicorn)"),
+                "pinned": (f"engine and grpcio echo on CPU {cpus[-1]}, h2load on "
+                           f"{', '.join(map(str, cpus[:-1]))}") if args.pin_grpc else "",
                 "seed": args.seed,
                 "payload_bytes": {c.name: {"json": len(c.json_bytes), "grpc": len(c.grpc_bytes)}
                                   for c in calls},
