@@ -162,4 +162,4 @@ def json_response(data: Any) -> Response:
         else:
             answer: Response = app.response_class(body + b"\n", mimetype=provider.mimetype)
             return answer
-    return provider.response(data)  # type: ignore[return-value]
+    return provider.response(data)

@@ -336,7 +336,7 @@ class Compiler:
         if checks is not None:
             return checks
         if type(field) is ma.fields.List and not field.validators:
-            inner: ma.fields.Field = field.inner  # type: ignore[attr-defined]
+            inner: ma.fields.Field = field.inner
             item = self.field_loader(inner)
             if inner.allow_none:
                 return None
@@ -686,7 +686,7 @@ class Compiler:
         """What the List ``field`` writes of its value's ``attr`` (a message's repeated
         field), null for null; for a list of looked-up values (enum names), a writer that
         the code of a schema writing it inlines."""
-        item = self.serializer(field.inner)  # type: ignore[attr-defined]
+        item = self.serializer(field.inner)
         if isinstance(item, _Table):
             return _ListedAttribute(attr, item.table)
         items = self.serializer(field, ma.fields.List)

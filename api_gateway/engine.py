@@ -256,7 +256,7 @@ def stub(kind: Callable[[grpc.Channel], Stub]) -> Stub:
     made = engine.stubs.get(kind)  # type: ignore[call-overload]
     if made is None:
         made = engine.stubs[kind] = kind(engine.channel)  # type: ignore[index]
-    return made  # type: ignore[return-value]
+    return made
 
 
 def request_metadata() -> tuple[tuple[str, str], ...]:
@@ -293,7 +293,7 @@ ENGINE_UNREACHABLE = answer_template(
 
 
 def problem_for(error: grpc.RpcError, strip_prefix: str) -> ProblemError:
-    code = error.code()  # type: ignore[attr-defined]
+    code = error.code()
     if code is grpc.StatusCode.INVALID_ARGUMENT:
         return invalid_request(_field_problems(error, strip_prefix))
     if code is grpc.StatusCode.UNAVAILABLE:
@@ -338,7 +338,7 @@ def _field_problems(error: grpc.RpcError, strip_prefix: str) -> list[FieldProble
         params = [[] for _ in violations]
     problems = [FieldProblem(v.field.removeprefix(strip_prefix), v.description, v.reason,
                              params_from_proto(p)) for v, p in zip(violations, params)]
-    return problems or [FieldProblem("", error.details() or "invalid request")]  # type: ignore[attr-defined]
+    return problems or [FieldProblem("", error.details() or "invalid request")]
 
 
 def engine_ready() -> bool:

@@ -88,7 +88,7 @@ class WholeNumberRange(ma.validate.Range):
         super().__init__(minimum, maximum)
 
     def _format_error(self, value: Any, message: str) -> str:
-        return OUT_OF_RANGE(min=self.min, max=self.max)  # type: ignore[arg-type]
+        return OUT_OF_RANGE(min=self.min, max=self.max)
 
 
 def _noun_code(noun: str) -> str:

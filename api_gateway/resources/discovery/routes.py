@@ -74,7 +74,7 @@ def cacheable(operation_id: str, schema: type) -> Callable[[Callable[..., Any]],
 
 @blueprint.get("/version")
 @cacheable("getVersion", VersionSchema)
-def version():  # type: ignore[no-untyped-def]
+def version() -> dict[str, object]:
     """The versions of the referee, the rules it plays and its building catalogs: the
     rules_version and catalog_version every score answer names."""
     answer = engine.call(engine.stub(referee_service_pb2_grpc.RefereeServiceStub).GetVersion,
@@ -85,7 +85,7 @@ def version():  # type: ignore[no-untyped-def]
 
 @blueprint.get("/downtown-farmers-market/challenges")
 @cacheable("listDowntownFarmersMarketChallengeTypes", ChallengeTypesSchema)
-def challenge_types():  # type: ignore[no-untyped-def]
+def challenge_types() -> dfm_pb2.ListChallengeTypesResponse:
     """The seven Challenge types: each one's parameters and the values each accepts (a
     board past a limit is a 422 naming it)."""
     return engine.call(engine.stub(dfm_grpc.DowntownFarmersMarketServiceStub)
@@ -94,7 +94,7 @@ def challenge_types():  # type: ignore[no-untyped-def]
 
 @blueprint.get("/foxglove-farm/catalog")
 @cacheable("getFoxgloveFarmCatalog", BuildingCatalogSchema)
-def catalog():  # type: ignore[no-untyped-def]
+def catalog() -> ff_pb2.GetCatalogResponse:
     """The built-in building catalog: every building's id, name, tiers, slots, cost and
     effects, where each value comes from, which are provisional, and its version."""
     return engine.call(engine.stub(ff_grpc.FoxgloveFarmServiceStub).GetCatalog,

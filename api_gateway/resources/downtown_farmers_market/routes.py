@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from referee.downtown_farmers_market.v1 import board_pb2, game_pb2, scoring_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as service_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2_grpc as service_grpc
 
@@ -39,7 +40,7 @@ def _stub() -> service_grpc.DowntownFarmersMarketServiceStub:
 
 @blueprint.json_post("/score", ScoreBoardSchema, ScoreSchema, whole=True)
 @EXAMPLES.operation("scoreDowntownFarmersMarketBoard")
-def score(board):  # type: ignore[no-untyped-def]
+def score(board: board_pb2.Board) -> scoring_pb2.BoardScore:
     """Score one board, line by line, each line with its reason and ruling.
 
     A space may be a doubtful reading, ``{"candidates": [["bread"], ["corn"]]}`` (2 to 4
@@ -57,7 +58,7 @@ def score(board):  # type: ignore[no-untyped-def]
 
 @blueprint.json_post("/rank", RankRequestSchema, RankingSchema, whole=True)
 @EXAMPLES.operation("rankDowntownFarmersMarketPlayers")
-def rank(request):  # type: ignore[no-untyped-def]
+def rank(request: service_pb2.RankPlayersRequest) -> service_pb2.RankPlayersResponse:
     """Score and place 1 to 4 players, with the rulebook's tie-breaks (DFM-R10).
 
     One 422 names every problem: where the body's types or names are wrong, the rules still
@@ -67,7 +68,7 @@ def rank(request):  # type: ignore[no-untyped-def]
 
 @blueprint.json_post("/games", GameSetupSchema, GameStateSchema)
 @EXAMPLES.operation("startDowntownFarmersMarketGame")
-def new_game(setup):  # type: ignore[no-untyped-def]
+def new_game(setup: game_pb2.Setup) -> game_pb2.GameState:
     """Start a game from its setup: the state before the first take."""
     answer = engine.call(_stub().NewGame, service_pb2.NewGameRequest(setup=setup),
                          strip_prefix="/setup")
@@ -76,7 +77,8 @@ def new_game(setup):  # type: ignore[no-untyped-def]
 
 @blueprint.json_post("/legal-moves", LegalMovesRequestSchema, LegalMovesSchema)
 @EXAMPLES.operation("listDowntownFarmersMarketLegalMoves")
-def legal_moves(request):  # type: ignore[no-untyped-def]
+def legal_moves(request: service_pb2.ListLegalMovesRequest
+                ) -> service_pb2.ListLegalMovesResponse:
     """Every legal take or discard in a state, each distinct tile once.
 
     Empty at a reveal (which tiles come up is the pile's to say) and once the game is over.
@@ -86,7 +88,8 @@ def legal_moves(request):  # type: ignore[no-untyped-def]
 
 @blueprint.json_post("/moves/validate", ValidateMoveRequestSchema, MoveVerdictSchema)
 @EXAMPLES.operation("validateDowntownFarmersMarketMove")
-def validate_move(request):  # type: ignore[no-untyped-def]
+def validate_move(request: service_pb2.ValidateMoveRequest
+                  ) -> service_pb2.ValidateMoveResponse:
     """Judge a move: the next state, or every rule it breaks.
 
     An illegal move is an answer (`legal` false, with each violation's reason, rule,
@@ -97,7 +100,7 @@ def validate_move(request):  # type: ignore[no-untyped-def]
 
 @blueprint.json_post("/games/replay", ReplayGameRequestSchema, GameReplaySchema)
 @EXAMPLES.operation("replayDowntownFarmersMarketGame")
-def replay_game(request):  # type: ignore[no-untyped-def]
+def replay_game(request: service_pb2.ReplayGameRequest) -> service_pb2.ReplayGameResponse:
     """Replay a game's log to its end or its first illegal move; once the game is over,
     the final scores and the winners (DFM-R10)."""
     return engine.call(_stub().ReplayGame, request)

@@ -164,8 +164,8 @@ class CountField(ma.fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Any,
                      **kwargs: Any) -> int | tuple[int, ...]:
         if isinstance(value, dict):
-            return self.doubtful.load(value)  # type: ignore[no-any-return]  # nests its errors
-        return self.count.deserialize(value, attr, data, **kwargs)  # type: ignore[no-any-return]
+            return self.doubtful.load(value)  # nests its errors
+        return self.count.deserialize(value, attr, data, **kwargs)
 
     def compiled_load(self, compiler: Compiler) -> Loader:
         """A count as a whole number reads; its reader refuses a doubtful count (an
