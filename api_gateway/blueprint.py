@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import flask_smorest
 import marshmallow as ma
@@ -162,4 +162,4 @@ def json_response(data: Any) -> Response:
         else:
             answer: Response = app.response_class(body + b"\n", mimetype=provider.mimetype)
             return answer
-    return provider.response(data)
+    return cast(Response, provider.response(data))

@@ -41,7 +41,7 @@ import re
 import linecache
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn, Protocol, TypeVar
 
 import marshmallow as ma
 from google.protobuf.descriptor import FieldDescriptor
@@ -176,12 +176,12 @@ def deeper(depth: int | None, by: int = 1) -> int | None:
     return None if depth is None else depth + by
 
 
-def _own(field: ma.fields.Field, name: str) -> Any:
+def _own(field: ma.fields.Field[Any], name: str) -> Any:
     """A compile method defined by ``field``'s own class, not inherited."""
     return type(field).__dict__.get(name)
 
 
-def _overrides(field: ma.fields.Field, *names: str) -> bool:
+def _overrides(field: ma.fields.Field[Any], *names: str) -> bool:
     """Whether ``field``'s class replaces any of the base Field's ``names``."""
     return any(getattr(type(field), n) is not getattr(ma.fields.Field, n) for n in names)
 
@@ -195,6 +195,10 @@ def _hooks(schema: ma.Schema, tag: str, collection_first: bool
         else ([h for h in hooks if not h[1]] + [h for h in hooks if h[1]])
     return [(getattr(schema, name), bool(kwargs.get("pass_original"))) for name, _, kwargs
             in ordered]
+
+
+_Key = TypeVar("_Key")
+_Made = TypeVar("_Made")
 
 
 class Compiler:
@@ -219,8 +223,8 @@ class Compiler:
         function: Callable[[Any], Any] = code.names[code.name]
         return function
 
-    def _once(self, built: dict[Any, Any], key: Any, schema: ma.Schema,
-              build: Callable[[], Any]) -> Any:
+    def _once(self, built: dict[_Key, _Made], key: _Key, schema: ma.Schema,
+              build: Callable[[], _Made]) -> _Made:
         """What ``build`` makes for ``schema``, made once and kept in ``built`` under
         ``key``; a schema that nests itself is refused (its code would never end)."""
         cached = built.get(key)
@@ -291,7 +295,7 @@ class Compiler:
         code.add("    return out")
         return Loader(self._function(code), depth)
 
-    def _load_field(self, code: _Source, field: ma.fields.Field, key: str, target: str
+    def _load_field(self, code: _Source, field: ma.fields.Field[Any], key: str, target: str
                     ) -> int | None:
         """The code that loads one field of ``data`` into ``out``; the depth it accepts."""
         try:
@@ -328,7 +332,7 @@ class Compiler:
                      else f"        out[{target}] = {default}")
         return loader.depth
 
-    def _inline_load(self, code: _Source, field: ma.fields.Field, loader: Loader
+    def _inline_load(self, code: _Source, field: ma.fields.Field[Any], loader: Loader
                      ) -> tuple[list[str], str] | None:
         """Lines that check ``value`` (not null) and the expression it loads to, for a
         field simple enough to read inline; else None (its loader is called)."""
@@ -336,7 +340,7 @@ class Compiler:
         if checks is not None:
             return checks
         if type(field) is ma.fields.List and not field.validators:
-            inner: ma.fields.Field = field.inner
+            inner: ma.fields.Field[Any] = field.inner
             item = self.field_loader(inner)
             if inner.allow_none:
                 return None
@@ -355,7 +359,7 @@ class Compiler:
                          "    raise Refused"], "list(value)")
         return None
 
-    def _inline_item(self, code: _Source, field: ma.fields.Field, loader: Loader, name: str
+    def _inline_item(self, code: _Source, field: ma.fields.Field[Any], loader: Loader, name: str
                      ) -> tuple[list[str], str] | None:
         """Inline lines for a string, a whole number (in a range) or a table lookup."""
         if _own(field, "compiled_load") is not None:
@@ -380,7 +384,7 @@ class Compiler:
                          "    raise Refused"], name)
         return None
 
-    def field_loader(self, field: ma.fields.Field) -> Loader:
+    def field_loader(self, field: ma.fields.Field[Any]) -> Loader:
         """``field.deserialize(value)`` for a value that is present: null where the field
         allows it, else the field's own reading, then its validators."""
         if field.pre_load or field.post_load or _overrides(field, "deserialize",
@@ -396,7 +400,7 @@ class Compiler:
                       core.dispatch if plain else None,
                       present if field.allow_none else None)
 
-    def deserializer(self, field: ma.fields.Field, as_class: type | None = None) -> Loader:
+    def deserializer(self, field: ma.fields.Field[Any], as_class: type | None = None) -> Loader:
         """``field._deserialize`` (of ``as_class``, a stock class the field extends, when
         given) for a value that is not null: it must refuse null itself."""
         own = _own(field, "compiled_load") if as_class is None else None
@@ -418,7 +422,7 @@ class Compiler:
             return self._nested_loader(field)  # type: ignore[arg-type]
         raise Unsupported(f"{kind.__name__} is left to marshmallow")
 
-    def _validated(self, field: ma.fields.Field, load: Load) -> Load:
+    def _validated(self, field: ma.fields.Field[Any], load: Load) -> Load:
         """``load`` followed by the field's validators (a whole-number range inline)."""
         validators = list(field.validators)
         if not validators:
@@ -440,7 +444,7 @@ class Compiler:
             return output
         return load_validated
 
-    def _list_loader(self, field: ma.fields.List) -> Loader:
+    def _list_loader(self, field: ma.fields.List[Any]) -> Loader:
         item = self.field_loader(field.inner)
         item_load, table = item.load, item.table
 
@@ -641,7 +645,7 @@ class Compiler:
                      f"{indent}if value is not MISSING:",
                      f"{indent}    out[{data_key!r}] = {write.format(v='value')}")
 
-    def _inline_dump(self, code: _Source, field: ma.fields.Field) -> str:
+    def _inline_dump(self, code: _Source, field: ma.fields.Field[Any]) -> str:
         """An expression that writes ``{v}`` as the field's ``_serialize`` does."""
         own = _own(field, "compiled_dump")
         if own is not None:
@@ -661,7 +665,7 @@ class Compiler:
             return (f"({code.constant(true)} if {{v}} is True else {code.constant(false)} "
                     f"if {{v}} is False else {code.constant(_boolean_dumper(field))}({{v}}))")  # type: ignore[arg-type]
         if kind is ma.fields.List:
-            inner: ma.fields.Field = field.inner  # type: ignore[attr-defined]
+            inner: ma.fields.Field[Any] = field.inner  # type: ignore[attr-defined]
             item = self.serializer(inner)
             if isinstance(item, _Table):
                 return (f"(None if {{v}} is None else "
@@ -682,7 +686,7 @@ class Compiler:
             return f"(None if {{v}} is None else {nested}({{v}}))"
         return f"{code.constant(self.serializer(field))}({{v}})"
 
-    def listed_attribute(self, field: ma.fields.List, attr: str) -> Dump:
+    def listed_attribute(self, field: ma.fields.List[Any], attr: str) -> Dump:
         """What the List ``field`` writes of its value's ``attr`` (a message's repeated
         field), null for null; for a list of looked-up values (enum names), a writer that
         the code of a schema writing it inlines."""
@@ -699,7 +703,7 @@ class Compiler:
             raise Unsupported("a Nested field of many")
         return self.schema_dumper(schema)
 
-    def serializer(self, field: ma.fields.Field, as_class: type | None = None) -> Dump:
+    def serializer(self, field: ma.fields.Field[Any], as_class: type | None = None) -> Dump:
         """``field._serialize(value, ...)`` (of ``as_class``, a stock class the field
         extends, when given), for a value that may be null."""
         own = _own(field, "compiled_dump") if as_class is None else None
@@ -790,7 +794,7 @@ def _inclusive_range(validators: list[Any]) -> tuple[int, int] | None:
     return None
 
 
-_DumpedField = tuple[str, str, str, "str | None", ma.fields.Field]
+_DumpedField = tuple[str, str, str, "str | None", ma.fields.Field[Any]]
 """A field a schema writes: its key in the JSON, its name in the schema, the attribute
 it reads, the expression writing ``{v}`` (None: the field's own ``serialize``), and the
 field."""
@@ -813,7 +817,7 @@ class _ProtoField(Protocol):
     def type(self) -> int: ...
 
 
-def _as_is(field: ma.fields.Field, proto: _ProtoField) -> bool:
+def _as_is(field: ma.fields.Field[Any], proto: _ProtoField) -> bool:
     """Whether ``field`` writes the protobuf field ``proto``'s value unchanged: a String
     of a string (``str(value)`` is the value), an Integer of a whole number
     (``int(value)`` is the value)."""

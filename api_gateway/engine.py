@@ -32,11 +32,12 @@ import os
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import grpc
 from clients.grpc_client import field_violation_params, status_details
 from flask import current_app
+from google.protobuf import duration_pb2
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -223,7 +224,7 @@ class _Engine:
         self.given = given
         self.channel = settings.open()
         self.state = grpc.ChannelConnectivity.IDLE
-        self.stubs: dict[type, object] = {}
+        self.stubs: dict[Callable[[grpc.Channel], object], object] = {}
         self.channel.subscribe(self._saw, try_to_connect=True)
 
     def _saw(self, state: grpc.ChannelConnectivity) -> None:
@@ -253,10 +254,10 @@ def stub(kind: Callable[[grpc.Channel], Stub]) -> Stub:
     """A ``kind`` stub on this process's channel, made once per channel: making one makes
     a callable per method of the service, which cost tens of microseconds a request."""
     engine = _current()
-    made = engine.stubs.get(kind)  # type: ignore[call-overload]
+    made = engine.stubs.get(kind)
     if made is None:
-        made = engine.stubs[kind] = kind(engine.channel)  # type: ignore[index]
-    return made
+        made = engine.stubs[kind] = kind(engine.channel)
+    return cast(Stub, made)  # kept under the kind that made it
 
 
 def request_metadata() -> tuple[tuple[str, str], ...]:
@@ -317,7 +318,7 @@ def _retry_after(error: grpc.RpcError) -> int | None:
     infos = status_details(error, error_details_pb2.RetryInfo)
     if not infos:
         return None
-    delay = infos[0].retry_delay
+    delay: duration_pb2.Duration = infos[0].retry_delay
     return max(1, math.ceil(delay.seconds + delay.nanos / 1e9))
 
 
@@ -355,4 +356,5 @@ def engine_ready() -> bool:
                             timeout=current_app.config["READINESS_TIMEOUT_SECONDS"])
     except grpc.RpcError:
         return False
-    return answer.status == health_pb2.HealthCheckResponse.SERVING
+    serving: bool = answer.status == health_pb2.HealthCheckResponse.SERVING
+    return serving

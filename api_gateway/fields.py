@@ -127,7 +127,7 @@ class ProtoEnumType(Protocol):
     def items(self) -> Sequence[tuple[str, int]]: ...
 
 
-class ProtoEnum(ma.fields.Field):
+class ProtoEnum(ma.fields.Field[int]):
     """A protobuf enum value, named in JSON by its lower-case name without the prefix
     (``upper_case`` keeps the case, for names such as the sides N, E, S, W).
 
@@ -176,7 +176,7 @@ def _upper_snake(camel: str) -> str:
     return "".join(f"_{c}" if c.isupper() and i else c for i, c in enumerate(camel)).upper()
 
 
-class Tagged(ma.fields.Field):
+class Tagged(ma.fields.Field[Message]):
     """An object read by the schema its ``tag`` names; errors keep their nesting.
 
     Dumping a protobuf message, the field set in its ``oneof`` names the schema, so the

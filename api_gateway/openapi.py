@@ -139,7 +139,7 @@ class Converter(OpenAPIConverter):
         self.attribute_functions.append(self.const2properties)
         self.attribute_functions.append(self.alternatives2properties)  # after nullable
 
-    def const2properties(self, field: ma.fields.Field, ret: dict[str, Any],
+    def const2properties(self, field: ma.fields.Field[Any], ret: dict[str, Any],
                          **kwargs: Any) -> dict[str, Any]:
         """A field with one value (a tagged object's tag): ``const``, not a one-value enum
         (which generators make into an enum type per tag)."""
@@ -148,14 +148,14 @@ class Converter(OpenAPIConverter):
         ret.pop("enum", None)
         return {"const": field.metadata["const"]}
 
-    def alternatives2properties(self, field: ma.fields.Field, **kwargs: Any
+    def alternatives2properties(self, field: ma.fields.Field[Any], **kwargs: Any
                                 ) -> dict[str, Any]:
         """A field that reads one of several shapes: the ``oneOf`` its
         ``openapi_alternatives(converter)`` method documents."""
         document = getattr(field, "openapi_alternatives", None)
         return {} if document is None else document(self)
 
-    def tagged2properties(self, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
+    def tagged2properties(self, field: ma.fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
         """A :class:`Tagged` field: a ``oneOf`` of its schemas, with a discriminator."""
         if not isinstance(field, Tagged):
             return {}
@@ -165,7 +165,7 @@ class Converter(OpenAPIConverter):
                 "discriminator": {"propertyName": field.tag,
                                   "mapping": {kind: ref["$ref"] for kind, ref in refs.items()}}}
 
-    def enum_keys2properties(self, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
+    def enum_keys2properties(self, field: ma.fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
         """A dict keyed by an enum (goods by type, counts by ingredient): an object with
         one optional property per name, so a generated client has a field for each."""
         if not isinstance(field, ma.fields.Dict):
@@ -177,7 +177,7 @@ class Converter(OpenAPIConverter):
         return {"properties": {name: value for name in keys.by_name},
                 "additionalProperties": False}
 
-    def field2property(self, field: ma.fields.Field) -> dict[str, Any]:
+    def field2property(self, field: ma.fields.Field[Any]) -> dict[str, Any]:
         component = field.metadata.get("component")
         if not isinstance(component, Component):
             return super().field2property(field)

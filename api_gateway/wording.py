@@ -28,7 +28,7 @@ PARAMS_DESCRIPTION = (
     "\"corn+egg\"). Rows and columns count from 0 unless the param says `_number`.")
 
 
-class ParamsField(ma.fields.Field):
+class ParamsField(ma.fields.Field[Any]):
     """``referee.common.v1.Param`` messages written as a flat JSON object."""
 
     def __init__(self, **kwargs: Any) -> None:

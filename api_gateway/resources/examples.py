@@ -35,7 +35,8 @@ class Examples:
         request = {"summary": example["summary"], "description": example["description"],
                    "value": example["request"]}
         answer = {"summary": example["summary"], "value": example["answer"]}
-        return Blueprint.doc(
+        document: Callable[[View], View] = Blueprint.doc(
             operationId=operation_id,
             requestBody={"content": {"application/json": {"examples": {name: request}}}},
             responses={200: {"content": {"application/json": {"examples": {name: answer}}}}})
+        return document

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import marshmallow as ma
+from google.protobuf.message import Message
 
 from referee.downtown_farmers_market.v1 import board_pb2, downtown_farmers_market_service_pb2 as service_pb2
 from referee.downtown_farmers_market.v1 import game_pb2
@@ -73,7 +74,7 @@ def ingredient(**kwargs: Any) -> ProtoEnum:
         "One of the six ingredients on the Food tiles."), **kwargs)
 
 
-def ingredient_list(**kwargs: Any) -> ma.fields.List:
+def ingredient_list(**kwargs: Any) -> ma.fields.List[int]:
     return ma.fields.List(ingredient(), **kwargs)
 
 
@@ -100,7 +101,7 @@ FOOD_TILE = Component("FoodTile", (
     "repeats allowed, in any order (DFM-R15)."))
 
 
-class FoodTileField(ma.fields.List):
+class FoodTileField(ma.fields.List[Any]):
     """A Food tile as the contract writes it: its 1 to 3 ingredients, repeats allowed."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -130,7 +131,7 @@ class FoodTileField(ma.fields.List):
         return compiler.listed_attribute(self, "ingredients")
 
 
-def tile_list(**kwargs: Any) -> ma.fields.List:
+def tile_list(**kwargs: Any) -> ma.fields.List[Any]:
     return ma.fields.List(FoodTileField(), **kwargs)
 
 
@@ -147,7 +148,7 @@ class TileCandidatesSchema(ma.Schema):
         return board_pb2.GridSpace(candidates=data["candidates"])
 
 
-class SpaceField(ma.fields.Field):
+class SpaceField(ma.fields.Field[board_pb2.FoodTile | board_pb2.GridSpace]):
     """A space of a board to score: null, a Food tile, or a doubtful reading,
     ``{"candidates": [["bread"], ["corn"]]}`` (read as a ``GridSpace``)."""
 
@@ -159,8 +160,11 @@ class SpaceField(ma.fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Any,
                      **kwargs: Any) -> board_pb2.FoodTile | board_pb2.GridSpace:
         if isinstance(value, dict):
-            return self.doubtful.load(value)  # its ValidationError nests under the space
-        return self.tile.deserialize(value, attr, data, **kwargs)
+            # its ValidationError nests under the space
+            space: board_pb2.GridSpace = self.doubtful.load(value)
+            return space
+        tile: board_pb2.FoodTile = self.tile.deserialize(value, attr, data, **kwargs)
+        return tile
 
     def compiled_load(self, compiler: Compiler) -> Loader:
         """A tile as a Food tile reads; the tile reader refuses a doubtful space (an
@@ -172,7 +176,7 @@ class SpaceField(ma.fields.Field):
                           converter.resolve_nested_schema(TileCandidatesSchema)]}
 
 
-class IngredientSetField(ma.fields.List):
+class IngredientSetField(ma.fields.List[Any]):
     """A set of ingredients (``IngredientSet``), as a list: read as the list of their
     values, written from the message."""
 
@@ -352,7 +356,7 @@ GRID = Component("Grid", (
     "empty space, or the Food tile there."))
 
 
-def challenge_list(side: str) -> ma.fields.List:
+def challenge_list(side: str) -> ma.fields.List[Message]:
     return ma.fields.List(Tagged(CHALLENGE_SCHEMAS, "a challenge type", component=CHALLENGE),
                           load_default=list, metadata={
         "description": f"the {GRID_SIZE} Challenge tiles beside the {side}s, in order; none "
@@ -360,7 +364,7 @@ def challenge_list(side: str) -> ma.fields.List:
         "maxItems": GRID_SIZE})
 
 
-class GridField(ma.fields.List):
+class GridField(ma.fields.List[Any]):
     """A grid as the contract writes it, rows of Food tiles or null: read as those rows,
     written from the protobuf grid's rows of spaces (one comprehension for the whole grid,
     compiled)."""
@@ -387,7 +391,7 @@ class GridField(ma.fields.List):
             for row in value]
 
 
-def grid_field(**kwargs: Any) -> ma.fields.List:
+def grid_field(**kwargs: Any) -> ma.fields.List[Any]:
     return GridField(**kwargs)
 
 
@@ -593,7 +597,7 @@ def place() -> ma.fields.Integer:
         "description": "1 is first; ties share a place", **limits(1, MAX_PLAYERS)})
 
 
-def winners() -> ma.fields.List:
+def winners() -> ma.fields.List[str]:
     return ma.fields.List(ma.fields.String(), required=True, metadata={
         "description": "every player in first place (more than one on a tie)",
         "minItems": 1, "maxItems": MAX_PLAYERS})
@@ -609,7 +613,7 @@ class StandingSchema(AnswerSchema):
     place = place()
 
 
-def standings(description: str) -> ma.fields.List:
+def standings(description: str) -> ma.fields.List[Any]:
     return ma.fields.List(ma.fields.Nested(StandingSchema), metadata={
         "description": description, "minItems": 1, "maxItems": MAX_PLAYERS})
 

@@ -129,7 +129,7 @@ class TileStackSchema(ma.Schema):
         return game_pb2.TileStack(**data)
 
 
-def spaces(description: str, least: int, most: int) -> ma.fields.List:
+def spaces(description: str, least: int, most: int) -> ma.fields.List[Any]:
     return ma.fields.List(ma.fields.Nested(TileStackSchema, allow_none=True), required=True,
                           metadata={"description": f"{description}; null for an empty space",
                                     "minItems": least, "maxItems": most})
@@ -251,7 +251,7 @@ class FoxgloveSeatSchema(ma.Schema):
         return game_pb2.Seat(**data)
 
 
-def drawn_tiles(description: str, **kwargs: Any) -> ma.fields.List:
+def drawn_tiles(description: str, **kwargs: Any) -> ma.fields.List[str]:
     return ma.fields.List(building_id(), **described(kwargs, description=description,
                                                      maxItems=MAX_DRAWN))
 
@@ -292,12 +292,12 @@ class BuildingGoodsSchema(ma.Schema):
         return game_pb2.BuildingGoods(**data)
 
 
-def building_goods(description: str) -> ma.fields.List:
+def building_goods(description: str) -> ma.fields.List[Any]:
     return ma.fields.List(ma.fields.Nested(BuildingGoodsSchema), load_default=list, metadata={
         "description": description, "maxItems": MAX_PARTS})
 
 
-def payment(description: str) -> ma.fields.List:
+def payment(description: str) -> ma.fields.List[Any]:
     return building_goods(f"{description}, and the buildings they come from "
                           "([{\"row\", \"col\", \"goods\"}]): exactly the cost (FF-R11)")
 
@@ -330,7 +330,7 @@ class PickSchema(ma.Schema):
         return planning_pb2.HaulPick(**data)
 
 
-def choices(description: str) -> ma.fields.List:
+def choices(description: str) -> ma.fields.List[Any]:
     return building_goods(f"{description} ([{{\"row\", \"col\", \"goods\"}}]); the rules' "
                           "default for every other building")
 

@@ -152,7 +152,7 @@ class CountCandidatesSchema(ma.Schema):
         return tuple(data["candidates"])
 
 
-class CountField(ma.fields.Field):
+class CountField(ma.fields.Field[int | tuple[int, ...]]):
     """A goods count of a town to score: a whole number, or a doubtful reading,
     ``{"candidates": [7, 8]}`` (read as a tuple of counts)."""
 
@@ -164,8 +164,10 @@ class CountField(ma.fields.Field):
     def _deserialize(self, value: Any, attr: str | None, data: Any,
                      **kwargs: Any) -> int | tuple[int, ...]:
         if isinstance(value, dict):
-            return self.doubtful.load(value)  # nests its errors
-        return self.count.deserialize(value, attr, data, **kwargs)
+            candidates: tuple[int, ...] = self.doubtful.load(value)  # nests its errors
+            return candidates
+        count: int = self.count.deserialize(value, attr, data, **kwargs)
+        return count
 
     def compiled_load(self, compiler: Compiler) -> Loader:
         """A count as a whole number reads; its reader refuses a doubtful count (an
@@ -255,7 +257,7 @@ CATALOG = Component("Catalog", (
     f"format of docs/foxglove-catalog.md; at most {MAX_DEFINITIONS}."))
 
 
-class CatalogField(ma.fields.Field):
+class CatalogField(ma.fields.Field[struct_pb2.Struct]):
     """The town's ``catalog``: building definitions by id, carried as JSON to the engine."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -309,7 +311,7 @@ PLACE_ITEMS = {"type": "array", "items": {"type": "integer", **limits(*COORDINAT
 """A place as the contract writes it in an answer: ``[row, col]``."""
 
 
-class PlacesField(ma.fields.Field):
+class PlacesField(ma.fields.Field[Any]):
     """Places (``Position`` messages) as the contract writes them: ``[[row, col], ...]``,
     each from its own message."""
 
@@ -383,7 +385,8 @@ class ScoreTownTileSchema(TownTileSchema):
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> town_pb2.Tile:
         read: ReadGoods | None = data.get("goods")
-        tile = TownTileSchema.to_proto(self, {**data, "goods": read and read.goods}, **kwargs)
+        tile: town_pb2.Tile = TownTileSchema.to_proto(
+            self, {**data, "goods": read and read.goods}, **kwargs)
         if read is not None and read.doubtful:
             tile.doubtful_goods.extend(read.doubtful)
         return tile
@@ -629,7 +632,7 @@ class TransportVerdictSchema(AnswerSchema):
         return {"legal": False, "violations": answer.violations}
 
 
-def step_action(kind: str) -> ma.fields.Constant:
+def step_action(kind: str) -> ma.fields.Constant[str]:
     """A plan step's ``action``: always ``kind``."""
     return ma.fields.Constant(kind, required=True, metadata={"type": "string", "const": kind})
 
