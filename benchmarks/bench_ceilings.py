@@ -62,6 +62,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -255,7 +256,7 @@ def gunicorn(servers: Servers, name: str, env: dict[str, str], app: str | None =
     return servers.start(name, args, {**env, "REFEREE_GATEWAY_BIND": "127.0.0.1:0"})
 
 
-def pinned_to(cpus: set[int] | None) -> Any:
+def pinned_to(cpus: set[int] | None) -> Callable[[], None] | None:
     """A ``preexec_fn`` that runs the child on ``cpus`` only (None: no pinning)."""
     return (lambda: os.sched_setaffinity(0, cpus)) if cpus else None
 

@@ -678,7 +678,6 @@ def test_sigterm_reports_not_serving_and_exits_within_the_grace_period() -> None
         f"(a Watch opened before saw {watched})")
 
 
-
 _SIGNAL_ON_ANOTHER_THREAD = """
 import runpy, signal, sys, threading, time
 
@@ -711,6 +710,7 @@ def test_sigterm_received_by_another_thread_still_drains_the_engine() -> None:
         shut(engine)
     assert code == 0, (f"the engine did not stop on a SIGTERM its main thread did not "
                        f"receive (exit code {code}):\n{''.join(engine.lines[-10:])}")
+
 
 # --- reproducers and the worst inputs within the limits ------------------------------
 # Last: on the landed main they leave the engine computing for a minute or more.
