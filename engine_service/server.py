@@ -33,6 +33,7 @@ from . import version
 from .calls import CallLimits, CallPolicy, method_name
 from .downtown_farmers_market import servicer as downtown_farmers_market
 from .foxglove_farm import servicer as foxglove_farm
+from .health import HealthServicer
 from .health_port import HealthPort
 from .tls import ServerTls
 
@@ -88,7 +89,7 @@ class Engine:
 
     server: grpc.Server
     port: int
-    health: health.HealthServicer
+    health: HealthServicer
     policy: CallPolicy
 
 
@@ -115,7 +116,7 @@ def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
     )
     names = [*(register(server, limits) for register in GAME_SERVICES),
              version.register(server)]
-    health_servicer = health.HealthServicer()
+    health_servicer = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", *names):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)

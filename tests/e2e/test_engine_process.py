@@ -4,6 +4,8 @@
   method and code, refusals included, and the games' counters;
 - JSON log lines (the default) with the request id of each failed call; text lines too;
 - ``--max-connection-age``: an idle connection is closed (GOAWAY) at its age, not before;
+- health watches started as others end (each client's reconnection) never stall the
+  engine;
 - TLS with client certificates (real certificates, from trustme): only a client holding one
   that the configured CA signed gets answers; a wrong setting stops the engine at once
   with exit code 2 and a message naming the flag;
@@ -189,6 +191,52 @@ def test_connections_are_closed_at_their_maximum_age_and_not_before() -> None:
     assert ready in young_states and idle in young_states[young_states.index(ready):], states
     assert states["default"][-1] is ready and idle not in states["default"][
         states["default"].index(ready):], states
+
+
+WATCHERS = 4
+WATCHES_EACH = 100
+WATCH_SECONDS = 5
+"""Each watch lives for one of its client's turns: milliseconds, when nothing stalls."""
+
+
+def test_watches_started_as_others_end_never_stall_the_engine() -> None:
+    """Every reconnecting client (max connection age, a restarted gateway) starts a health
+    watch on its new connection as its old one ends. grpc_health's servicer sent the new
+    watch's status holding its lock, waiting for grpcio's serving thread, which was
+    running the ended watch's callback, waiting for the same lock: the engine accepted no
+    call again (an end-to-end failure of test_replicas.py, traced to this)."""
+    request = health_pb2.HealthCheckRequest()
+    stalled: list[int] = []
+
+    def churn(address: str) -> None:
+        with grpc.insecure_channel(address) as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            previous = stub.Watch(request, timeout=WATCH_SECONDS)
+            for watch in range(WATCHES_EACH):
+                current = stub.Watch(request, timeout=WATCH_SECONDS)
+                previous.cancel()
+                try:
+                    # A stalled engine answers no watch: the deadline ends the call.
+                    next(current)
+                except grpc.RpcError:
+                    stalled.append(watch)
+                    return
+                previous = current
+            previous.cancel()
+
+    with running() as engine:
+        with grpc.insecure_channel(engine.address) as channel:
+            assert health(channel) == "SERVING"
+            clients = [threading.Thread(target=churn, args=(engine.address,))
+                       for _ in range(WATCHERS)]
+            for client in clients:
+                client.start()
+            for client in clients:
+                client.join()
+            answered = health(channel, timeout=5), call(channel, SCORE, BOARD)
+    assert not stalled, (f"the engine stalled: watches went unanswered after each client's "
+                         f"{stalled} watches")
+    assert answered == ("SERVING", grpc.StatusCode.OK)
 
 
 # --- TLS -----------------------------------------------------------------------------
