@@ -1,7 +1,7 @@
 """How fast the referee scores Downtown Farmers Market boards, layer by layer.
 
 ``.venv/bin/python benchmarks/bench_downtown_farmers_market.py [--boards N] [--games N]
-[--in-process] [--profile]``
+[--deck N] [--gc default|off|T0,T1,T2] [--in-process] [--profile]``
 
 1. Throughput on one core (the process pinned to it while this part runs), the best of
    ``--passes`` passes, each over its own ``--boards`` random complete standard boards
@@ -17,7 +17,13 @@
      and the engine's ``ValidateMove`` in-process (bytes in, bytes out) on those states.
 
    Each figure is calls a second of the process's CPU time, so other processes sharing
-   the core do not count.
+   the core do not count. The boards' challenges are random, each drawn with its own
+   parameters and points, so the caches keyed by a challenge never meet one twice: the
+   worst case. ``--deck N`` deals each board's 8 from a fixed deck of N random ones
+   instead, as a game deals them from its 88 (44 double-sided tiles). What is built by
+   then is frozen out of the garbage collector's passes (``gc.freeze()``, as the engine
+   does once serving); ``--gc off`` or ``--gc 10000,10,10`` times the paths with the
+   collector off or other thresholds.
 
 2. Latency, unless ``--in-process``: the same boards scored three ways, the rules library
    in-process, the engine over gRPC on loopback, and the gateway's full REST path (Flask
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import os
 import pstats
@@ -63,24 +70,31 @@ from tests.downtown_farmers_market.simulator import play_random_game  # noqa: E4
 INGREDIENTS = ["bread", "carrot", "corn", "cheese", "milk", "egg"]
 
 
-def random_board(rng: random.Random) -> dict[str, Any]:
-    def challenge() -> dict[str, Any]:
-        kind = rng.choice(["exact_count", "forbidden", "exact_count_any", "exact_total",
-                           "one_of_each", "majority", "per_set"])
-        extra: dict[str, Any] = {
-            "exact_count": {"counts": {rng.choice(INGREDIENTS): rng.randint(1, 4)}},
-            "forbidden": {"ingredients": rng.sample(INGREDIENTS, 2)},
-            "exact_count_any": {"count": rng.randint(1, 6)},
-            "exact_total": {"count": rng.randint(4, 12)},
-            "one_of_each": {},
-            "majority": {"ingredient": rng.choice(INGREDIENTS)},
-            "per_set": {"sets": [rng.sample(INGREDIENTS, rng.randint(1, 3)) for _ in range(3)]},
-        }[kind]
-        return {"type": kind, "points": rng.randint(0, 12), **extra}
+def random_challenge(rng: random.Random) -> dict[str, Any]:
+    """A Challenge tile of a random type, its parameters and points drawn at random."""
+    kind = rng.choice(["exact_count", "forbidden", "exact_count_any", "exact_total",
+                       "one_of_each", "majority", "per_set"])
+    extra: dict[str, Any] = {
+        "exact_count": {"counts": {rng.choice(INGREDIENTS): rng.randint(1, 4)}},
+        "forbidden": {"ingredients": rng.sample(INGREDIENTS, 2)},
+        "exact_count_any": {"count": rng.randint(1, 6)},
+        "exact_total": {"count": rng.randint(4, 12)},
+        "one_of_each": {},
+        "majority": {"ingredient": rng.choice(INGREDIENTS)},
+        "per_set": {"sets": [rng.sample(INGREDIENTS, rng.randint(1, 3)) for _ in range(3)]},
+    }[kind]
+    return {"type": kind, "points": rng.randint(0, 12), **extra}
 
+
+def random_board(rng: random.Random,
+                 deck: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """A complete standard board of random Food tiles; its 8 challenges dealt from
+    ``deck``, or each drawn at random without one."""
+    challenges = (rng.sample(list(deck), 8) if deck
+                  else [random_challenge(rng) for _ in range(8)])
     return {"mode": "standard",
-            "row_challenges": [challenge() for _ in range(4)],
-            "column_challenges": [challenge() for _ in range(4)],
+            "row_challenges": challenges[:4],
+            "column_challenges": challenges[4:],
             "grid": [[rng.choices(INGREDIENTS, k=rng.randint(1, 3)) for _ in range(4)]
                      for _ in range(4)]}
 
@@ -188,9 +202,18 @@ def main() -> None:
     parser.add_argument("--in-process", action="store_true",
                         help="skip the latency over gRPC and the gateway")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--deck", type=int, default=0,
+                        help="deal each board's 8 challenges from a deck of this many random "
+                             "ones (a game's: 88, 44 double-sided tiles); default: every "
+                             "challenge random, which the challenge-keyed caches never meet "
+                             "twice")
+    parser.add_argument("--gc", default="default",
+                        help="the garbage collector while timing: default, off, or young, "
+                             "middle and full thresholds (700,10,10 is Python's)")
     args = parser.parse_args()
     rng = random.Random(2026)
-    batches = [[BoardSchema().load(random_board(rng)) for _ in range(args.boards)]
+    deck = [random_challenge(rng) for _ in range(args.deck)]
+    batches = [[BoardSchema().load(random_board(rng, deck)) for _ in range(args.boards)]
                for _ in range(2 + args.passes)]  # the last for the profile
     paths: dict[str, list[list[Callable[[], object]]]] = {
         "score_board (with explanations)": [
@@ -205,7 +228,15 @@ def main() -> None:
     cpus = os.sched_getaffinity(0)
     core = min(cpus)
     os.sched_setaffinity(0, {core})
-    print(f"throughput, pinned to core {core}; Python {sys.version.split()[0]}")
+    gc.collect()
+    gc.freeze()  # as the engine does once serving
+    if args.gc == "off":
+        gc.disable()
+    elif args.gc != "default":
+        gc.set_threshold(*map(int, args.gc.split(",")))
+    print(f"throughput, pinned to core {core}; Python {sys.version.split()[0]}; "
+          f"challenges {f'dealt from a deck of {args.deck}' if deck else 'random'}; "
+          f"garbage collector {args.gc}")
     for label, passes in paths.items():
         throughput(label, passes[:-1], "boards")
     for label, passes in games.items():
