@@ -90,7 +90,7 @@ def random_board(rng: random.Random,
                  deck: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """A complete standard board of random Food tiles; its 8 challenges dealt from
     ``deck``, or each drawn at random without one."""
-    challenges = (rng.sample(list(deck), 8) if deck
+    challenges = (rng.sample(deck, 8) if deck
                   else [random_challenge(rng) for _ in range(8)])
     return {"mode": "standard",
             "row_challenges": challenges[:4],
