@@ -55,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from api_gateway import create_app  # noqa: E402
 from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema  # noqa: E402
-from clients import GrpcClient  # noqa: E402
+from tabletop_referee_clients import GrpcClient  # noqa: E402
 from engine_service.downtown_farmers_market import convert  # noqa: E402
 from engine_service.downtown_farmers_market.servicer import (  # noqa: E402
     DowntownFarmersMarketServicer,

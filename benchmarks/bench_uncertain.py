@@ -10,7 +10,7 @@ is, the gRPC call to an in-process engine, reading, checking and scoring, the an
 written), as median and worst wall time and the worst CPU time of the process over the
 call, against the budget of 50 ms.
 
-The inputs (limits in README "Doubtful readings"):
+The inputs (limits in docs/api-guide.md, "Doubtful readings"):
 
 - DFM, 8 doubtful spaces of 4 candidates each (65,536 readings) that all decide the
   total, in one group linked through lines (the most work: every reading in the

@@ -11,7 +11,7 @@ calls (each with a distinct input where the rules cache), flags any over 1 s, an
 every answer measures the process's CPU time over the next 0.5 s: work still running
 after its call was answered (or abandoned at its deadline) shows there.
 
-The inputs (limits from README "Limits and what each call may cost"):
+The inputs (limits from docs/api-guide.md, "Limits and what each call may cost"):
 
 - DFM score: a full grid of 3-ingredient tiles, every line a per_set challenge of 12 sets
   (the limit), none containing another (pairs on rows, triples on columns);

@@ -1,8 +1,8 @@
 """Generate the Python protobuf and gRPC code (with mypy stubs) from the .proto files.
 
 Run ``python proto/codegen.py`` after editing a .proto file; the output goes to the
-``referee/`` package of the clients distribution (``clients/src/``), which the service
-depends on, and is committed. A test regenerates it into
+``referee/`` package of the wire distribution (``wire/src/``), which the service and the
+clients depend on, and is committed. A test regenerates it into
 a temporary folder and fails if the committed copy is stale.
 """
 
@@ -18,7 +18,7 @@ from grpc_tools import protoc
 
 PROTO_ROOT = Path(__file__).resolve().parent
 REPO_ROOT = PROTO_ROOT.parent
-OUT_DIR = REPO_ROOT / "clients" / "src"
+OUT_DIR = REPO_ROOT / "wire" / "src"
 GENERATED_PACKAGE = "referee"
 
 
@@ -61,7 +61,7 @@ def generate(out_dir: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT_DIR,
-                        help="folder to write the referee/ package into (default: clients/src)")
+                        help="folder to write the referee/ package into (default: wire/src)")
     generate(parser.parse_args().out)
 
 

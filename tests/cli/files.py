@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from clients.contract_json import to_json
+from tabletop_referee_clients.contract_json import to_json
 from engine_service.foxglove_farm import convert
 
 from ..downtown_farmers_market.random_boards import random_board

@@ -16,9 +16,9 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clients.cli import EXIT_USAGE, main
-from clients.cli import inputs as cli_inputs
-from clients.cli.local import local_client
+from tabletop_referee_clients.cli import EXIT_USAGE, main
+from tabletop_referee_clients.cli import inputs as cli_inputs
+from tabletop_referee_clients.cli.local import local_client
 
 from ..downtown_farmers_market.random_boards import boards
 from ..platform.foxglove_towns import KULY, RANCH
@@ -59,7 +59,7 @@ def test_a_board_reads_line_by_line_with_each_explanation(tmp_path: Path) -> Non
     for kind in ("rows", "columns"):
         for line in answer["answer"][kind]:
             row = next(r for r in result.stdout.splitlines()
-                       if r.startswith(f"{kind[:-1]} {line['index']} "))
+                       if r.startswith(f"{kind[:-1]} {line['index'] + 1} "))
             assert line["explanation"] in row and line["rule"] in row
             assert f" {line['points']} " in row
 
@@ -309,7 +309,7 @@ class Blocker:
         if name.split(".")[0] in {"api_gateway", "engine_service", "tabletop_rules", "flask"}:
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 sys.meta_path.insert(0, Blocker())
-from clients.cli import main
+from tabletop_referee_clients.cli import main
 main()
 """
 
@@ -345,7 +345,7 @@ def test_each_input_has_one_line_and_the_worst_outcome_is_the_exit_code(
     table = referee("dfm", "score", directory)
     assert table.exit_code == as_json.exit_code
     for line in lines:
-        row = next(r for r in table.stdout.splitlines() if r.startswith(line["file"]))
+        row = next(r for r in table.stdout.splitlines() if f"{line['file']} │" in r)
         if line["outcome"] == "answered":
             assert f"│ {line['answer']['total']} points" in row
         else:

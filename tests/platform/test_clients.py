@@ -20,8 +20,8 @@ from packaging.utils import canonicalize_name
 from werkzeug.serving import make_server
 
 from api_gateway import create_app
-from clients import GrpcClient, InvalidRequestError, RestClient
-from clients.contract_json import to_message
+from tabletop_referee_clients import GrpcClient, InvalidRequestError, RestClient
+from tabletop_referee_clients.contract_json import to_message
 from referee.downtown_farmers_market.v1 import board_pb2, game_pb2, scoring_pb2
 from referee.foxglove_farm.v1 import planning_pb2, town_pb2
 from referee.foxglove_farm.v1 import scoring_pb2 as ff_scoring_pb2
@@ -32,7 +32,7 @@ from .foxglove_towns import KULY, RANCH
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = ("downtown_farmers_market", "foxglove_farm")
-CLIENT_REQUIREMENTS = {"requests", "grpcio", "grpcio-status", "protobuf",
+CLIENT_REQUIREMENTS = {"tabletop-referee-wire", "requests", "grpcio", "protobuf",
                        "googleapis-common-protos", "click", "rich"}
 SERVICE_ONLY = {"flask", "gunicorn", "marshmallow", "werkzeug", "flask-smorest"}
 NO_GRID = {key: value for key, value in SIMPLE_BOARD.items() if key != "grid"}
@@ -256,9 +256,9 @@ class Blocker:
         if name.split(".")[0] in BLOCKED:
             raise ImportError(f"the clients imported {name}")
 sys.meta_path.insert(0, Blocker())
-from clients import GrpcClient, RestClient
-from clients.cli import main
-from clients.contract_json import to_json, to_message
+from tabletop_referee_clients import GrpcClient, RestClient
+from tabletop_referee_clients.cli import main
+from tabletop_referee_clients.contract_json import to_json, to_message
 from referee.foxglove_farm.v1 import town_pb2
 town = {"tiles": [{"row": 0, "col": 0, "building": "forest"},
                   {"row": 0, "col": 1, "building": "mine"}]}
@@ -269,5 +269,26 @@ GrpcClient("127.0.0.1:9", timeout=1).ready()
 
 def test_clients_import_without_the_service_packages(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-c", BLOCKED_IMPORT], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+SERVICE_WITHOUT_CLIENTS = """
+import sys
+class Blocker:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "tabletop_referee_clients":
+            raise ImportError(f"the service imported {name}")
+sys.meta_path.insert(0, Blocker())
+import engine_service.__main__, engine_service.server
+from api_gateway import create_app
+create_app()
+"""
+
+
+def test_the_service_imports_none_of_the_clients(tmp_path: Path) -> None:
+    """The engine and the gateway speak the wire distribution's code, as the clients do;
+    they depend on it, not on their own client."""
+    result = subprocess.run([sys.executable, "-c", SERVICE_WITHOUT_CLIENTS], cwd=tmp_path,
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

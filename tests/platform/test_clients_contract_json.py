@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from api_gateway.resources.downtown_farmers_market import schemas as dfm_schemas
 from api_gateway.resources.foxglove_farm import game_schemas as ff_game_schemas
 from api_gateway.resources.foxglove_farm import schemas as ff_schemas
-from clients import InvalidRequestError
-from clients.contract_json import to_json, to_message
+from tabletop_referee_clients import InvalidRequestError
+from tabletop_referee_clients.contract_json import to_json, to_message
 from referee.downtown_farmers_market.v1 import board_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as dfm_pb2
 from referee.downtown_farmers_market.v1 import game_pb2 as dfm_game_pb2

@@ -35,5 +35,5 @@ def _differences(left: Path, right: Path) -> list[str]:
 def test_generated_code_matches_the_protos(tmp_path: Path) -> None:
     subprocess.run([sys.executable, str(REPO / "proto" / "codegen.py"), "--out", str(tmp_path)],
                    check=True, capture_output=True)
-    stale = _differences(REPO / "clients" / "src" / "referee", tmp_path / "referee")
+    stale = _differences(REPO / "wire" / "src" / "referee", tmp_path / "referee")
     assert not stale, "generated code is stale; run `python proto/codegen.py`: " + ", ".join(stale)

@@ -35,6 +35,11 @@ class Source:
     name: str
     path: Path | None = field(default=None, compare=False)
 
+    def pointer(self, pointer: str) -> str:
+        """Where a problem at ``pointer`` in the body asked is, for a person: here the
+        same place (the body is this input's)."""
+        return pointer
+
     def read(self) -> Any:
         """The body's JSON; :class:`InvalidRequestError` (pointer ``""``) for what is not
         a JSON body."""
@@ -65,6 +70,61 @@ class Source:
         except RecursionError:
             raise _unreadable("nested too deeply to read") from None
         return body
+
+
+@dataclass(frozen=True)
+class Table(Source):
+    """Player files ranked as one table: each input is one player's board or town (the
+    ``seat`` a ranking body gives it), named by its ``name`` field or else by its file,
+    and the body asked is ``{"players": [...]}`` in the inputs' order."""
+
+    members: tuple[Source, ...] = ()
+    seat: str = ""
+
+    def read(self) -> Any:
+        players = []
+        for member in self.members:
+            try:
+                item = member.read()
+            except InvalidRequestError as error:
+                raise InvalidRequestError(
+                    error.status, error.title, f"{member.name}: {error.detail}",
+                    [(f"{member.name}#{pointer}", detail)
+                     for pointer, detail in error.problems]) from None
+            named = dict(item)
+            name = named.pop("name", None) or Path(member.name).stem
+            players.append({"name": name, self.seat: named})
+        return {"players": players}
+
+    def pointer(self, pointer: str) -> str:
+        """``/players/2/board/grid/1`` as ``boards/cy.json#/grid/1`` (a JSON Pointer as a
+        URI fragment, RFC 6901), ``/players/2/name`` as ``boards/cy.json#/name``."""
+        parts = pointer.split("/", 4)
+        if len(parts) < 4 or parts[1] != "players" or not parts[2].isdigit() \
+                or int(parts[2]) >= len(self.members):
+            return pointer
+        member = self.members[int(parts[2])].name
+        if parts[3] == self.seat:
+            return f"{member}#" + (f"/{parts[4]}" if len(parts) > 4 else "")
+        return f"{member}#/{'/'.join(parts[3:])}"
+
+
+def player_files(paths: tuple[str, ...], found: list[Source], seat: str,
+                 marker: str) -> Table | None:
+    """``found`` as one table when every input is a file holding a player's board or
+    town (an object with ``marker``, its defining field); None when any is a request
+    body of its own (or standard input, which is read once)."""
+    for source in found:
+        if source.path is None:
+            return None
+        try:
+            body = source.read()
+        except InvalidRequestError:
+            continue  # the table's read names it, with its file
+        if not isinstance(body, dict) or marker not in body:
+            return None
+    return Table(f"{', '.join(paths)} ({len(found)} players)", members=tuple(found),
+                 seat=seat)
 
 
 def _refuse_constant(name: str) -> None:

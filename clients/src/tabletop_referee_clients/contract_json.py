@@ -31,13 +31,15 @@ same protobuf request, and both answer the same JSON.
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar, cast
 
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
+
+from referee_wire.struct_json import whole_numbers
 
 from .errors import InvalidRequestError, json_pointer
 
@@ -332,18 +334,6 @@ def _enum_names(enum: EnumDescriptor) -> dict[str, str | None]:
     return {v.name: None if v.number == 0 else
             v.name.removeprefix(prefix) if keep else v.name.removeprefix(prefix).lower()
             for v in enum.values}
-
-
-def whole_numbers(value: Json) -> Json:
-    """A Struct's JSON with its integral doubles written as the whole numbers they were
-    (what the gateway does to the catalog it answers)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, Mapping):
-        return {key: whole_numbers(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [whole_numbers(item) for item in value]
-    return value
 
 
 def _invalid(path: tuple[str | int, ...], detail: str) -> InvalidRequestError:

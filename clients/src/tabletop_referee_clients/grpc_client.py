@@ -8,13 +8,12 @@ what you send is what you get back.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, overload
 
 import grpc
 from google.protobuf import wrappers_pb2
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 
 from referee.common.v1 import params_pb2
 from referee.downtown_farmers_market.v1 import board_pb2, scoring_pb2
@@ -29,6 +28,7 @@ from referee.foxglove_farm.v1 import scoring_pb2 as ff_scoring_pb2
 from referee.foxglove_farm.v1 import town_pb2 as ff_town_pb2
 from referee.foxglove_farm.v1 import transport_pb2 as ff_transport_pb2
 from referee.v1 import referee_service_pb2, referee_service_pb2_grpc
+from referee_wire.rich_status import field_violation_params, status_details
 
 from .contract_json import to_json, to_message
 from .errors import InvalidRequestError, RefereeError
@@ -316,28 +316,6 @@ def error_from_status(error: grpc.RpcError) -> RefereeError:
         return RefereeError(code.name, code.name.replace("_", " ").capitalize(), detail)
     return InvalidRequestError(code.name, "Invalid argument", detail, field_violations(error),
                                field_violation_codes(error))
-
-
-DetailT = TypeVar("DetailT", bound=Message)
-
-
-def status_details(error: grpc.RpcError, detail_type: type[DetailT]) -> list[DetailT]:
-    """The error's rich-status details of ``detail_type`` (``google.rpc.BadRequest``,
-    ``google.rpc.RetryInfo``, ...), in order."""
-    found = []
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    for packed in status.details if status else ():
-        detail = detail_type()
-        if packed.Unpack(detail):
-            found.append(detail)
-    return found
-
-
-def field_violation_params(error: grpc.RpcError) -> list[list[params_pb2.Param]]:
-    """The params of each field violation (``referee.common.v1.BadRequestParams``, in the
-    field violations' order), empty when the status carries none."""
-    return [list(v.params) for detail in status_details(error, params_pb2.BadRequestParams)
-            for v in detail.field_violations]
 
 
 def field_violation_codes(error: grpc.RpcError) -> list[tuple[str, dict[str, Any]]]:

@@ -9,6 +9,7 @@ consoles are made with ``markup=False``), so a name like ``[bold]`` prints as wr
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -20,11 +21,12 @@ from .asking import Outcome, Problem, Result
 Json = Any
 
 
-def _table(*columns: str, numeric: Iterable[str] = ()) -> Table:
+def _table(*columns: str, numeric: Iterable[str] = (), whole: Iterable[str] = ()) -> Table:
+    """Columns of text that wraps, but for the ``whole`` ones (a file name), never cut."""
     table = Table(show_edge=False, pad_edge=False)
     for column in columns:
         table.add_column(column, justify="right" if column in numeric else "left",
-                         overflow="fold")
+                         overflow="fold", no_wrap=column in whole)
     return table
 
 
@@ -61,10 +63,12 @@ def _violations(answer: Json) -> Table:
 # Downtown Farmers Market: a board's score.
 
 def board_score(body: Json, answer: Json) -> RenderableType:
+    """Rows and columns counted from 1, as a person counts the fixed 4x4 grid (an
+    answer's ``index`` counts from 0, as its pointers do)."""
     table = _table("line", "met", "points", "explanation", "rule", numeric=["points"])
     for kind, lines in (("row", answer["rows"]), ("column", answer["columns"])):
         for line in lines:
-            table.add_row(f"{kind} {line['index']}", "yes" if line["met"] else "no",
+            table.add_row(f"{kind} {line['index'] + 1}", "yes" if line["met"] else "no",
                           str(line["points"]), line["explanation"], line["rule"])
     return Group(_headline(board_result(body, answer)), table)
 
@@ -191,23 +195,44 @@ def transport_result(body: Json, answer: Json) -> str:
 
 # Many inputs: one line each.
 
-def summary(results: list[Result], inputs: int,
-            result_of: Callable[[Json, Json], str]) -> RenderableType:
-    """One line per input asked (of ``inputs``): its result, or what was wrong and
-    where."""
-    table = _table("file", "result", "problems")
+@dataclass(frozen=True)
+class Places:
+    """The answered inputs' places (by input name) and the winners, as the referee ranked
+    them; or why it did not (``unranked``)."""
+
+    place: dict[str, int]
+    winners: list[str]
+    unranked: str | None
+
+
+def summary(results: list[Result], inputs: int, result_of: Callable[[Json, Json], str],
+            places: Places | None = None) -> RenderableType:
+    """One line per input asked (of ``inputs``): its place when ranked, its result, or
+    what was wrong and where."""
+    ranked = places is not None and bool(places.place)
+    table = _table(*(["place"] if ranked else []), "file", "result", "problems",
+                   numeric=["place"], whole=["file"])
     for result in results:
         if result.failure is None:
             shown = result_of(result.body, result.answer)
         else:
             verdict = "refused" if result.outcome is Outcome.INVALID else "no answer"
             shown = f"{verdict}: {result.failure.title} ({result.failure.status})"
-        table.add_row(result.source.name, shown, "\n".join(
-            f"{pointer or '/'}: {detail}" for pointer, detail in result.problems))
+        problems = [f"{pointer or '/'}: {detail}" for pointer, detail in result.problems]
+        row = [result.source.name, shown, "\n".join(problems + [result.hint or ""]).strip()]
+        if places is not None and ranked:
+            row.insert(0, str(places.place.get(result.source.name, "")))
+        table.add_row(*row)
     counts = {outcome: sum(r.outcome is outcome for r in results) for outcome in Outcome}
     headline = (f"{inputs} inputs: {counts[Outcome.ANSWERED]} answered, "
                 f"{counts[Outcome.ILLEGAL]} illegal, {counts[Outcome.INVALID]} refused")
     if counts[Outcome.UNAVAILABLE]:
         headline += f"; stopped, as no referee answered: {inputs - len(results)} not asked"
-    return Group(_headline(headline), table)
+    if places is not None and places.winners:
+        headline += f"; {'winners' if len(places.winners) > 1 else 'winner'} " \
+                    f"{_names(places.winners)}"
+    parts: list[RenderableType] = [_headline(headline), table]
+    if places is not None and places.unranked:
+        parts.append(Text(f"not placed: {places.unranked}"))
+    return Group(*parts)
 

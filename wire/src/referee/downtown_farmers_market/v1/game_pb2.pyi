@@ -100,6 +100,7 @@ class GameState(_message.Message):
     CURRENT_PLAYER_FIELD_NUMBER: _builtins.int
     EXPECTED_FIELD_NUMBER: _builtins.int
     GAME_OVER_FIELD_NUMBER: _builtins.int
+    REVEAL_COUNT_FIELD_NUMBER: _builtins.int
     rules_version: _builtins.int
     """The rules the state follows; this referee plays version 1."""
     mode: _board_pb2.Mode.ValueType
@@ -118,6 +119,10 @@ class GameState(_message.Message):
     """What the game waits for; unspecified once the game is over."""
     game_over: _builtins.bool
     """Output only (ignored in requests): true once every grid is full (DFM-R14)."""
+    reveal_count: _builtins.int
+    """Output only (ignored in requests): at a reveal, how many tiles to turn over from the
+    pile (4 as a round begins, DFM-R11; 1 in Young Shopper, DFM-R13); 0 otherwise.
+    """
     @_builtins.property
     def players(self) -> _containers.RepeatedCompositeFieldContainer[Global___Player]:
         """2 to 4 players in clockwise order; seats are indexes into this list."""
@@ -146,14 +151,49 @@ class GameState(_message.Message):
         current_player: _builtins.int = ...,
         expected: Global___Action.ValueType = ...,
         game_over: _builtins.bool = ...,
+        reveal_count: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["current_player", b"current_player", "discards", b"discards", "expected", b"expected", "face_up", b"face_up", "first_player", b"first_player", "game_over", b"game_over", "mode", b"mode", "pile_count", b"pile_count", "players", b"players", "round", b"round", "rules_version", b"rules_version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["current_player", b"current_player", "discards", b"discards", "expected", b"expected", "face_up", b"face_up", "first_player", b"first_player", "game_over", b"game_over", "mode", b"mode", "pile_count", b"pile_count", "players", b"players", "reveal_count", b"reveal_count", "round", b"round", "rules_version", b"rules_version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GameState: _TypeAlias = GameState  # noqa: Y015
+
+@_typing.final
+class Turn(_message.Message):
+    """Who acts next and what the game waits for."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PLAYER_FIELD_NUMBER: _builtins.int
+    EXPECTED_FIELD_NUMBER: _builtins.int
+    REVEAL_COUNT_FIELD_NUMBER: _builtins.int
+    player: _builtins.int
+    """The seat that takes or discards next; unset at a reveal (the pile decides what comes
+    up) and once the game is over.
+    """
+    expected: Global___Action.ValueType
+    """What the game waits for; unspecified once the game is over."""
+    reveal_count: _builtins.int
+    """At a reveal, how many tiles to turn over from the pile; 0 otherwise."""
+    def __init__(
+        self,
+        *,
+        player: _builtins.int | None = ...,
+        expected: Global___Action.ValueType = ...,
+        reveal_count: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_player", b"_player", "player", b"player"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_player", b"_player", "expected", b"expected", "player", b"player", "reveal_count", b"reveal_count"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__player: _TypeAlias = _typing.Literal["player"]  # noqa: Y015
+    _WhichOneofArgType__player: _TypeAlias = _typing.Literal["_player", b"_player"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__player) -> _WhichOneofReturnType__player | None: ...
+
+Global___Turn: _TypeAlias = Turn  # noqa: Y015
 
 @_typing.final
 class Setup(_message.Message):

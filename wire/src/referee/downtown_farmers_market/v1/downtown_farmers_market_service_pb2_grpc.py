@@ -114,8 +114,9 @@ class DowntownFarmersMarketServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListLegalMoves(self, request, context):
-        """Lists every legal take or discard in a state, each distinct tile once. None at a
-        reveal (the pile decides what comes up) or once the game is over.
+        """Lists every legal take or discard in a state, each distinct tile once, and what the
+        game waits for. No moves at a reveal (the pile decides what comes up: the turn says
+        how many tiles) or once the game is over.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

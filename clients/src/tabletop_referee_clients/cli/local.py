@@ -2,7 +2,7 @@
 
 Its answers must be the service's, byte for byte, so nothing here computes one: the
 engine's own gRPC server runs in this process on a Unix socket in a private temporary
-directory, the gateway's own Flask app in front of it, and a :class:`~clients.RestClient`
+directory, the gateway's own Flask app in front of it, and a :class:`~tabletop_referee_clients.RestClient`
 reaches the app through a requests transport adapter that calls it as WSGI, without a
 socket. So an answer under ``--local`` goes through the code of a deployed service: the
 gateway reads the body (its compiled fast path or marshmallow) and writes the answer or
@@ -83,7 +83,7 @@ class WsgiAdapter(BaseAdapter):
 
 
 @contextmanager
-def local_client(timeout: float) -> Iterator[RestClient]:
+def local_client(timeout: float, language: str | None = None) -> Iterator[RestClient]:
     """A REST client whose every call the gateway and engine answer in this process."""
     try:
         from api_gateway import create_app
@@ -101,7 +101,7 @@ def local_client(timeout: float) -> Iterator[RestClient]:
             session = requests.Session()
             session.mount(LOCAL_URL, WsgiAdapter(create_app(
                 {"ENGINE_ADDRESS": address, **PLAINTEXT_ENGINE})))
-            with RestClient(LOCAL_URL, timeout, session) as client:
+            with RestClient(LOCAL_URL, timeout, session, language=language) as client:
                 yield client
         finally:
             engine.server.stop(STOP_GRACE_SECONDS).wait()

@@ -49,8 +49,9 @@ class DowntownFarmersMarketServiceStub:
     NewGame: _grpc.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.NewGameRequest, _downtown_farmers_market_service_pb2.NewGameResponse]
     """Starts a game: the state before the first take."""
     ListLegalMoves: _grpc.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.ListLegalMovesRequest, _downtown_farmers_market_service_pb2.ListLegalMovesResponse]
-    """Lists every legal take or discard in a state, each distinct tile once. None at a
-    reveal (the pile decides what comes up) or once the game is over.
+    """Lists every legal take or discard in a state, each distinct tile once, and what the
+    game waits for. No moves at a reveal (the pile decides what comes up: the turn says
+    how many tiles) or once the game is over.
     """
     ValidateMove: _grpc.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.ValidateMoveRequest, _downtown_farmers_market_service_pb2.ValidateMoveResponse]
     """Judges one move: the next state, or every rule it breaks. An illegal move is an
@@ -84,8 +85,9 @@ class DowntownFarmersMarketServiceAsyncStub(DowntownFarmersMarketServiceStub):
     NewGame: _aio.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.NewGameRequest, _downtown_farmers_market_service_pb2.NewGameResponse]  # type: ignore[assignment]
     """Starts a game: the state before the first take."""
     ListLegalMoves: _aio.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.ListLegalMovesRequest, _downtown_farmers_market_service_pb2.ListLegalMovesResponse]  # type: ignore[assignment]
-    """Lists every legal take or discard in a state, each distinct tile once. None at a
-    reveal (the pile decides what comes up) or once the game is over.
+    """Lists every legal take or discard in a state, each distinct tile once, and what the
+    game waits for. No moves at a reveal (the pile decides what comes up: the turn says
+    how many tiles) or once the game is over.
     """
     ValidateMove: _aio.UnaryUnaryMultiCallable[_downtown_farmers_market_service_pb2.ValidateMoveRequest, _downtown_farmers_market_service_pb2.ValidateMoveResponse]  # type: ignore[assignment]
     """Judges one move: the next state, or every rule it breaks. An illegal move is an
@@ -140,8 +142,9 @@ class DowntownFarmersMarketServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _downtown_farmers_market_service_pb2.ListLegalMovesRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_downtown_farmers_market_service_pb2.ListLegalMovesResponse, _abc.Awaitable[_downtown_farmers_market_service_pb2.ListLegalMovesResponse]]:
-        """Lists every legal take or discard in a state, each distinct tile once. None at a
-        reveal (the pile decides what comes up) or once the game is over.
+        """Lists every legal take or discard in a state, each distinct tile once, and what the
+        game waits for. No moves at a reveal (the pile decides what comes up: the turn says
+        how many tiles) or once the game is over.
         """
 
     @_abc_1.abstractmethod

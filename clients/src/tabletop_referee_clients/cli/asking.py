@@ -1,7 +1,7 @@
 """Asking the referee: one request body in, one outcome out, whatever the transport.
 
-The three transports are the existing clients: :class:`~clients.RestClient` for
-``--url``, :class:`~clients.GrpcClient` for ``--grpc``, and a RestClient over the
+The three transports are the existing clients: :class:`~tabletop_referee_clients.RestClient` for
+``--url``, :class:`~tabletop_referee_clients.GrpcClient` for ``--grpc``, and a RestClient over the
 in-process service for ``--local`` (:mod:`.local`). Each outcome has an exit code a
 script can act on: 0 answered; 1 refused (the body breaks the contract, or the answer
 says a move is illegal), fix the input; 2 unavailable (nothing answered, or the referee
@@ -68,6 +68,8 @@ class Result:
     answer: Json = None
     problems: list[Problem] = field(default_factory=list)
     failure: RefereeError | None = None
+    hint: str | None = None
+    """For a refused input, the command that fits it, when it is another's."""
 
 
 @dataclass
@@ -88,7 +90,7 @@ class Referee:
                 *_arguments(call, body))
         except InvalidRequestError as error:
             return Result(source, Outcome.INVALID, body,
-                          problems=self._problems(call, error), failure=error)
+                          problems=self._problems(call, source, error), failure=error)
         except RefereeError as error:
             refused = error.status in INPUT_STATUSES
             return Result(source, Outcome.INVALID if refused else Outcome.UNAVAILABLE, body,
@@ -102,11 +104,13 @@ class Referee:
                 for v in answer.get("violations", [])])
         return Result(source, Outcome.ANSWERED, body, answer)
 
-    def _problems(self, call: Call, error: InvalidRequestError) -> list[Problem]:
-        """The error's problems, their pointers into the body."""
-        if not isinstance(self.client, GrpcClient) or not isinstance(call.arguments, str):
-            return list(error.problems)
-        return [(_unwrapped(pointer, f"/{call.arguments}"), detail)
+    def _problems(self, call: Call, source: Source,
+                  error: InvalidRequestError) -> list[Problem]:
+        """The error's problems, their pointers into the body (into its file, for a
+        table of player files)."""
+        wrapped = isinstance(self.client, GrpcClient) and isinstance(call.arguments, str)
+        return [(source.pointer(_unwrapped(pointer, f"/{call.arguments}") if wrapped
+                                else pointer), detail)
                 for pointer, detail in error.problems]
 
 
@@ -149,16 +153,17 @@ def _refused(problems: list[Problem]) -> InvalidRequestError:
 
 
 @contextmanager
-def connect(url: str, grpc_address: str | None, local: bool,
-            timeout: float) -> Iterator[Referee]:
+def connect(url: str, grpc_address: str | None, local: bool, timeout: float,
+            language: str | None = None, api_key: str | None = None) -> Iterator[Referee]:
     """The referee to ask: in this process (``local``), the engine at ``grpc_address``,
-    or the gateway at ``url``."""
+    or the gateway at ``url``, with ``api_key``; the gateway words its answers in
+    ``language``."""
     if local:
-        with local_client(timeout) as client:
+        with local_client(timeout, language) as client:
             yield Referee(client, "the referee in this process")
     elif grpc_address:
         with GrpcClient(grpc_address, timeout) as grpc_client:
             yield Referee(grpc_client, f"the engine at {grpc_address} (gRPC)")
     else:
-        with RestClient(url, timeout) as rest_client:
+        with RestClient(url, timeout, language=language, api_key=api_key) as rest_client:
             yield Referee(rest_client, f"the gateway at {url}")

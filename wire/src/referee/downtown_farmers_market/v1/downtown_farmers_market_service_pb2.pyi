@@ -186,21 +186,27 @@ Global___ListLegalMovesRequest: _TypeAlias = ListLegalMovesRequest  # noqa: Y015
 
 @_typing.final
 class ListLegalMovesResponse(_message.Message):
-    """The legal moves, in display order, then row by row."""
+    """The legal moves, in display order, then row by row, and what the game waits for."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
     MOVES_FIELD_NUMBER: _builtins.int
+    TURN_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def moves(self) -> _containers.RepeatedCompositeFieldContainer[_game_pb2.Move]: ...
+    @_builtins.property
+    def turn(self) -> _game_pb2.Turn:
+        """Who acts next and what the game waits for (at a reveal: how many tiles)."""
+
     def __init__(
         self,
         *,
         moves: _abc.Iterable[_game_pb2.Move] | None = ...,
+        turn: _game_pb2.Turn | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["turn", b"turn"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["moves", b"moves"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["moves", b"moves", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

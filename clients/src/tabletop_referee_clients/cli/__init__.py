@@ -23,8 +23,8 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from . import show
-from .asking import Call, Outcome, Result, connect
-from .inputs import sources
+from .asking import Call, Outcome, Referee, Result, connect
+from .inputs import Source, Table, player_files, sources
 from .local import LocalUnavailableError
 
 DEFAULT_URL = "http://127.0.0.1:8080"
@@ -45,6 +45,23 @@ class Command:
     details: Callable[[Json, Json], RenderableType]
     result: Callable[[Json, Json], str]
     help: str
+    seat: str | None = None
+    """For a ranking: the field a player's item fills, so that player files (a folder of
+    boards) rank as one table."""
+    places_by: str | None = None
+    """For a score: the ranking command placing many answered inputs in the summary."""
+
+
+@dataclass(frozen=True)
+class Item:
+    """What a game's score takes: its name, and the field that tells one apart."""
+
+    name: str
+    marker: str
+
+
+ITEMS = {"dfm": Item("Downtown Farmers Market board", "grid"),
+         "ff": Item("Foxglove Farm town", "tiles")}
 
 
 DFM, FF = "downtown_farmers_market", "foxglove_farm"
@@ -53,12 +70,14 @@ COMMANDS: dict[str, dict[str, Command]] = {
         "score": Command(
             Call(DFM, "score_board", "board"), show.board_score, show.board_result,
             "Score boards, line by line.\n\nEach input is a board, the body of POST "
-            "/v1/downtown-farmers-market/score."),
+            "/v1/downtown-farmers-market/score; many boards (1 to 4 of one mode) are also "
+            "placed in the summary.", places_by="rank"),
         "rank": Command(
             Call(DFM, "rank_players", ("players",)), show.ranking, show.ranking_result,
             'Rank players with the tie-breaks.\n\nEach input is {"players": [{"name", '
             '"board"}, ...]}, 1 to 4 players, the body of POST '
-            "/v1/downtown-farmers-market/rank."),
+            "/v1/downtown-farmers-market/rank; or the inputs are boards, one player's "
+            'each (a folder of 1 to 4), named by the file or a "name" field.', seat="board"),
         "replay": Command(
             Call(DFM, "replay_game", ("setup", "moves")), show.replay, show.replay_result,
             "Replay a game's log to its end or first illegal move.\n\nEach input is "
@@ -68,11 +87,14 @@ COMMANDS: dict[str, dict[str, Command]] = {
         "score": Command(
             Call(FF, "score_town", "town"), show.town_score, show.town_result,
             "Score towns, with each end-game effect.\n\nEach input is a town, the body of "
-            "POST /v1/foxglove-farm/score."),
+            "POST /v1/foxglove-farm/score; many towns (1 to 4) are also placed in the "
+            "summary.", places_by="rank"),
         "rank": Command(
             Call(FF, "rank_towns", ("players",)), show.ranking, show.ranking_result,
             'Rank players with the tie-breaks.\n\nEach input is {"players": [{"name", '
-            '"town"}, ...]}, 1 to 4 players, the body of POST /v1/foxglove-farm/rank.'),
+            '"town"}, ...]}, 1 to 4 players, the body of POST /v1/foxglove-farm/rank; or '
+            "the inputs are towns, one player's each (a folder of 1 to 4), named by the "
+            'file or a "name" field.', seat="town"),
         "plan": Command(
             Call(FF, "plan_final_round", "town"), show.plan, show.plan_result,
             "Plan the best final round, step by step.\n\nEach input is a town as its last "
@@ -162,6 +184,12 @@ def _options(function: Callable[..., None]) -> Callable[..., None]:
         click.option("--timeout", type=click.FloatRange(0, 600, min_open=True), default=10.0,
                      metavar="SECONDS", show_default=True,
                      help="Seconds to wait for each answer."),
+        click.option("--api-key", envvar="REFEREE_API_KEY", metavar="KEY",
+                     help="Send KEY in X-API-Key, where the gateway requires keys "
+                          "($REFEREE_API_KEY)."),
+        click.option("--lang", "language", metavar="LANGUAGE",
+                     help="Word the explanations and problems in LANGUAGE (en, fr) "
+                          "over REST or --local; the engine's gRPC answers are in English."),
         click.option("--json", "as_json", is_flag=True,
                      help="Print one JSON object per input (JSON Lines): its file, outcome, "
                           "and the answer or the problem."),
@@ -173,25 +201,27 @@ def _options(function: Callable[..., None]) -> Callable[..., None]:
     return function
 
 
-def _command(name: str, command: Command) -> click.Command:
+def _command(game: str, name: str, command: Command) -> click.Command:
     @_options
     def ask(**options: Any) -> None:
-        _run(command, **options)
+        _run(game, command, **options)
 
     return click.command(name, help=command.help)(ask)
 
 
 def _game(name: str) -> click.Group:
     return click.Group(name, help=GAMES[name], commands=[
-        _command(command, spec) for command, spec in COMMANDS[name].items()])
+        _command(name, command, spec) for command, spec in COMMANDS[name].items()])
 
 
 for _name in COMMANDS:
     main.add_command(_game(_name))
 
 
-def _run(command: Command, inputs: tuple[str, ...], url: str, grpc_address: str | None,
-         local: bool, timeout: float, as_json: bool, details: bool) -> None:
+def _run(game: str, command: Command, inputs: tuple[str, ...], url: str,
+         grpc_address: str | None, local: bool, timeout: float, api_key: str | None,
+         language: str | None,
+         as_json: bool, details: bool) -> None:
     """Ask about each input in turn, print as asked, and exit with the worst outcome's
     code; the first input no referee answered ends the run (the next would not be)."""
     ctx = click.get_current_context()
@@ -199,15 +229,22 @@ def _run(command: Command, inputs: tuple[str, ...], url: str, grpc_address: str 
               grpc_address is not None, local]
     if sum(chosen) > 1:
         raise click.UsageError("choose one of --url, --grpc and --local")
-    found = sources(inputs)
+    if language and grpc_address:
+        raise click.UsageError("--lang words the gateway's answers: use it with --url or "
+                               "--local (the engine answers codes and params, in English)")
+    found: list[Source] = sources(inputs)
+    table = command.seat and player_files(inputs, found, command.seat, ITEMS[game].marker)
+    if table:
+        found = [table]
     out = Console(markup=False, emoji=False, highlight=False)
     err = Console(stderr=True, markup=False, emoji=False, highlight=False)
     results: list[Result] = []
     try:
-        with connect(url, grpc_address, local, timeout) as referee:
+        with connect(url, grpc_address, local, timeout, language, api_key) as referee:
             for source in found:
                 result = referee.ask(command.call, source)
                 results.append(result)
+                result.hint = _fitting(game, result)
                 if as_json:
                     click.echo(json.dumps(_json_line(result), ensure_ascii=False))
                 elif len(found) == 1 or details:
@@ -217,12 +254,56 @@ def _run(command: Command, inputs: tuple[str, ...], url: str, grpc_address: str 
                     err.print(f"referee: {referee.name} did not answer: "
                               f"{result.failure.title}: {result.failure.detail}")
                     break
+            places = (_places(referee, COMMANDS[game][command.places_by], results)
+                      if command.places_by and len(found) > 1 and not as_json
+                      and all(r.outcome is not Outcome.UNAVAILABLE for r in results)
+                      else None)
     except LocalUnavailableError as error:
         err.print(f"referee: {error}")
         ctx.exit(EXIT_UNAVAILABLE)
     if len(found) > 1 and not as_json:
-        out.print(show.summary(results, len(found), command.result))
+        out.print(show.summary(results, len(found), command.result, places))
     ctx.exit(max(result.outcome.exit_code for result in results))
+
+
+def _places(referee: Referee, ranking: Command, results: list[Result]) -> show.Places:
+    """The answered inputs placed by the referee's tie-breaks, as one table of players
+    named by their files; or why they could not be (more than a table holds, say)."""
+    answered = [result.source for result in results if result.outcome is Outcome.ANSWERED]
+    if not answered:
+        return show.Places({}, [], None)
+    assert ranking.seat is not None
+    table = Table("", members=tuple(answered), seat=ranking.seat)
+    result = referee.ask(ranking.call, table)
+    if result.outcome is not Outcome.ANSWERED:
+        assert result.failure is not None
+        return show.Places({}, [], "; ".join(detail for _, detail in result.problems)
+                           or result.failure.detail)
+    place = {standing["name"]: standing["place"] for standing in result.answer["standings"]}
+    return show.Places(
+        {source.name: place[player["name"]]
+         for source, player in zip(answered, result.body["players"], strict=True)},
+        result.answer["winners"], None)
+
+
+def _fitting(game: str, result: Result) -> str | None:
+    """For a refused input that is the other game's board or town (or a ranking of
+    them), the command that takes it."""
+    if result.outcome is not Outcome.INVALID or not isinstance(result.body, dict):
+        return None
+    body = result.body
+    players = body.get("players")
+    seated = (players[0] if isinstance(players, list) and players
+              and isinstance(players[0], dict) else {})
+    for other, item in ITEMS.items():
+        if other == game:
+            continue
+        if item.marker in body and ITEMS[game].marker not in body:
+            return f"this is a {item.name}: try referee {other} score"
+        seat = COMMANDS[other]["rank"].seat
+        if seat in seated and COMMANDS[game]["rank"].seat not in seated:
+            return f"these are {item.name}s: try referee {other} rank"
+    return None
 
 
 def _print(command: Command, result: Result, out: Console, err: Console) -> None:
@@ -235,7 +316,8 @@ def _print(command: Command, result: Result, out: Console, err: Console) -> None
         assert result.failure is not None
         err.print(Group(title, Text(f"refused: {result.failure.title} "
                                     f"({result.failure.status}): {result.failure.detail}"),
-                        show.problems_table(result.problems)))
+                        show.problems_table(result.problems),
+                        *([Text(result.hint)] if result.hint else [])))
 
 
 def _json_line(result: Result) -> Json:
@@ -258,5 +340,7 @@ def _json_line(result: Result) -> Json:
             errors.append(entry)
         line["problem"] = {"status": result.failure.status, "title": result.failure.title,
                            "detail": result.failure.detail, "errors": errors}
+        if result.hint:
+            line["problem"]["hint"] = result.hint
     return line
 

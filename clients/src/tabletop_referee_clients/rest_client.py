@@ -6,6 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 from .errors import InvalidRequestError, RefereeError
 
@@ -99,15 +101,39 @@ class FoxgloveFarmRest:
         return self._get("/v1/foxglove-farm/catalog")
 
 
+RETRIED_STATUSES = (429, 503)
+"""Past the caller's rate limit, and no engine free: answers worth asking again, after the
+``Retry-After`` the gateway sends with them."""
+
+
 class RestClient:
     """Calls the gateway: ``client.downtown_farmers_market.score_board(board)``; answers
-    are the contract's JSON, errors are :class:`RefereeError`."""
+    are the contract's JSON, errors are :class:`RefereeError`. ``language`` (``"fr"``,
+    an ``Accept-Language`` value) is the one explanations and problems are worded in;
+    ``api_key`` is sent in ``X-API-Key``, where the gateway requires keys.
+
+    A 429 or 503 answer is asked again up to ``retries`` times (POSTs too: every call is a
+    pure function of its body), after the answer's ``Retry-After`` or else urllib3's
+    exponential backoff from ``backoff`` seconds; the last such answer raises. A gateway
+    that cannot be reached is not asked again."""
 
     def __init__(self, base_url: str = "http://127.0.0.1:8080", timeout: float = 10.0,
-                 session: requests.Session | None = None) -> None:
+                 session: requests.Session | None = None, *,
+                 language: str | None = None, api_key: str | None = None,
+                 retries: int = 3, backoff: float = 0.5) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.session = session or requests.Session()
+        if language:
+            self.session.headers["Accept-Language"] = language
+        if api_key:
+            self.session.headers["X-API-Key"] = api_key
+        # The API's calls only (ready() says at once whether the gateway is ready), over
+        # HTTP: a transport of the session's own (the command line's --local) is its own.
+        if isinstance(self.session.get_adapter(self.base_url), HTTPAdapter):
+            self.session.mount(f"{self.base_url}/v1/", HTTPAdapter(max_retries=Retry(
+                total=retries, connect=0, read=0, other=0, status_forcelist=RETRIED_STATUSES,
+                allowed_methods=None, backoff_factor=backoff, raise_on_status=False)))
         self.downtown_farmers_market = DowntownFarmersMarketRest(self.post, self.get)
         self.foxglove_farm = FoxgloveFarmRest(self.post, self.get)
 
