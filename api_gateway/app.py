@@ -107,7 +107,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     app.url_map.merge_slashes = False
     app.url_map.strict_slashes = False
     app.config.from_object(config.DefaultConfig)
-    app.config.from_envvar("REFEREE_GATEWAY_CONFIG", silent=True)
+    app.config.from_envvar(config.CONFIG_FILE.name, silent=True)
     app.config.update(config.from_environment())
     app.config.update(overrides or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's field order

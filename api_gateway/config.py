@@ -4,7 +4,11 @@ then ``REFEREE_*`` environment variables for the common ones."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+
+from tabletop_rules.settings import Setting
 
 
 class DefaultConfig:
@@ -49,22 +53,81 @@ class DefaultConfig:
     CORS_ORIGINS = ""
 
 
-ENVIRONMENT = {
-    "REFEREE_ENGINE_ADDRESS": ("ENGINE_ADDRESS", str),
-    "REFEREE_ENGINE_TIMEOUT_SECONDS": ("ENGINE_TIMEOUT_SECONDS", float),
-    "REFEREE_ENGINE_TLS_CA": ("ENGINE_TLS_CA", str),
-    "REFEREE_ENGINE_TLS_CERT": ("ENGINE_TLS_CERT", str),
-    "REFEREE_ENGINE_TLS_KEY": ("ENGINE_TLS_KEY", str),
-    "REFEREE_ENGINE_TLS_SERVER_NAME": ("ENGINE_TLS_SERVER_NAME", str),
-    "REFEREE_MAX_BODY_BYTES": ("MAX_CONTENT_LENGTH", int),
-    "REFEREE_API_KEYS_FILE": ("API_KEYS_FILE", str),
-    "REFEREE_RATE_LIMIT": ("RATE_LIMIT", str),
-    "REFEREE_RATE_LIMIT_STORAGE_URI": ("RATE_LIMIT_STORAGE_URI", str),
-    "REFEREE_CORS_ORIGINS": ("CORS_ORIGINS", str),
-}
+@dataclass(frozen=True)
+class ConfigSetting(Setting):
+    """A variable that sets one of :class:`DefaultConfig`'s keys (its default)."""
+
+    key: str = ""
+    cast: Callable[[str], Any] = str
+
+
+def _config(name: str, key: str, cast: Callable[[str], Any], meaning: str) -> ConfigSetting:
+    return ConfigSetting(name, getattr(DefaultConfig, key), meaning, key=key, cast=cast)
+
+
+MAX_BODY_BYTES = _config("REFEREE_MAX_BODY_BYTES", "MAX_CONTENT_LENGTH", int,
+                         "larger bodies get 413, from nginx (`deploy/proxy.py`) and the "
+                         "gateway alike")
+ENVIRONMENT = (
+    _config("REFEREE_ENGINE_ADDRESS", "ENGINE_ADDRESS", str,
+            "the engines the gateway dials: `host:port`, any gRPC target "
+            "(`dns:///name:port` reaches every address the name resolves to) or a "
+            "comma-separated list of IP `host:port`"),
+    _config("REFEREE_ENGINE_TIMEOUT_SECONDS", "ENGINE_TIMEOUT_SECONDS", float,
+            "the deadline on every engine call"),
+    _config("REFEREE_ENGINE_TLS_CA", "ENGINE_TLS_CA", str,
+            "PEM CA: dial the engines over TLS, checking their certificates against it; "
+            "unset: plaintext"),
+    _config("REFEREE_ENGINE_TLS_CERT", "ENGINE_TLS_CERT", str,
+            "PEM client certificate the gateway presents to the engines (with the key)"),
+    _config("REFEREE_ENGINE_TLS_KEY", "ENGINE_TLS_KEY", str,
+            "PEM private key of the gateway's client certificate"),
+    _config("REFEREE_ENGINE_TLS_SERVER_NAME", "ENGINE_TLS_SERVER_NAME", str,
+            "the name checked in the engines' certificates; unset: the target's host name"),
+    MAX_BODY_BYTES,
+    _config("REFEREE_API_KEYS_FILE", "API_KEYS_FILE", str,
+            "a file of `name:sha256-hex` lines (`python -m api_gateway.access hash NAME`); "
+            "set: `X-API-Key` required; unset: no keys"),
+    _config("REFEREE_RATE_LIMIT", "RATE_LIMIT", str,
+            "requests per key name (flask-limiter syntax; only with keys)"),
+    _config("REFEREE_RATE_LIMIT_STORAGE_URI", "RATE_LIMIT_STORAGE_URI", str,
+            "where rate limits are counted: `memory://` in each process, "
+            "`redis://host:port` shared across workers and replicas"),
+    _config("REFEREE_CORS_ORIGINS", "CORS_ORIGINS", str,
+            "origins whose pages may call the API from a browser, comma-separated "
+            "`scheme://host[:port]`, or `*`; unset: no CORS headers"),
+)
+"""The app's settings given as environment variables, each over its :class:`DefaultConfig`
+key."""
+
+CONFIG_FILE = Setting("REFEREE_GATEWAY_CONFIG", None,
+                      "a Python config file for the Flask app: any `api_gateway/config.py` "
+                      "key (read before the variables above)")
+# gunicorn's (deploy/gunicorn.conf.py).
+BIND = Setting("REFEREE_GATEWAY_BIND", "127.0.0.1:8080",
+               "the public address: nginx's (gunicorn is behind it on a unix socket), or "
+               "gunicorn's without nginx")
+WORKERS = Setting("REFEREE_GATEWAY_WORKERS", None,
+                  "gunicorn gthread workers; unset: the CPUs, at most 4")
+THREADS = Setting("REFEREE_GATEWAY_THREADS", 8, "threads of each gunicorn worker")
+ACCESS_LOG = Setting("REFEREE_GATEWAY_ACCESS_LOG", None,
+                     "gunicorn's own access log (`-` for stdout, or a path); unset: off, as "
+                     "nginx in front logs every request already, and gunicorn's line costs "
+                     "about 8% of the gateway's throughput")
+MULTIPROCESS_METRICS = Setting("PROMETHEUS_MULTIPROC_DIR", None,
+                               "where gunicorn workers keep their metrics; unset: a fresh "
+                               "temporary directory of each gunicorn master")
+LOG_FORMAT = Setting("REFEREE_LOG_FORMAT", "json",
+                     "`json` lines (`ts`, `level`, `process`, `logger`, `message`, "
+                     "`request_id`, `trace_id`), or `text` for a terminal")
+LOG_LEVEL = Setting("REFEREE_LOG_LEVEL", "INFO",
+                    "the lowest level logged; `DEBUG` logs every request")
+SETTINGS = (*ENVIRONMENT, CONFIG_FILE, BIND, WORKERS, THREADS, ACCESS_LOG,
+            MULTIPROCESS_METRICS, LOG_FORMAT, LOG_LEVEL)
+"""Every setting the gateway reads, but tracing's (:data:`.tracing.SETTINGS`)."""
 
 
 def from_environment() -> dict[str, Any]:
     """Settings given as environment variables, converted to their types."""
-    return {key: cast(os.environ[name]) for name, (key, cast) in ENVIRONMENT.items()
-            if name in os.environ}
+    return {setting.key: setting.cast(os.environ[setting.name]) for setting in ENVIRONMENT
+            if setting.name in os.environ}

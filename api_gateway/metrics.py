@@ -29,6 +29,7 @@ from prometheus_client import (
     multiprocess,
 )
 
+from .config import MULTIPROCESS_METRICS
 from .logs import request_answered
 from .request_ids import StartResponse, WSGIApp
 
@@ -51,7 +52,7 @@ STARTED = "referee.started"
 def registry() -> CollectorRegistry:
     """What ``/metrics`` shows: every gunicorn worker's values in multiprocess mode, this
     process's registry otherwise."""
-    if "PROMETHEUS_MULTIPROC_DIR" not in os.environ:
+    if MULTIPROCESS_METRICS.name not in os.environ:
         return REGISTRY
     collected = CollectorRegistry()
     multiprocess.MultiProcessCollector(collected)

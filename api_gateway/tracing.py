@@ -19,8 +19,18 @@ import os
 from flask import Flask
 from opentelemetry import trace
 
-ENDPOINT_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
+from tabletop_rules.settings import Setting
+
 SERVICE_NAME = "referee-gateway"
+TRACES_ENDPOINT = Setting("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", None,
+                          "OTLP/HTTP collector to export the gateway's traces to; unset: no traces")
+ENDPOINT = Setting("OTEL_EXPORTER_OTLP_ENDPOINT", None,
+                   "the same for every signal, when the traces' own is unset (with the "
+                   "SDK's other `OTEL_*` variables)")
+SERVICE = Setting("OTEL_SERVICE_NAME", SERVICE_NAME, "the service name on the gateway's spans")
+SETTINGS = (TRACES_ENDPOINT, ENDPOINT, SERVICE)
+"""The OpenTelemetry SDK's variables the gateway reads itself."""
+ENDPOINT_VARIABLES = (TRACES_ENDPOINT.name, ENDPOINT.name)
 UNTRACED_ROUTES = "healthz,readyz,metrics"
 """Probes and scrapes: frequent, and nothing to learn from their traces."""
 
@@ -51,7 +61,7 @@ def configure(app: Flask) -> None:
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
     if _set_up_in != os.getpid():
-        named = {} if os.environ.get("OTEL_SERVICE_NAME") else {"service.name": SERVICE_NAME}
+        named = {} if os.environ.get(SERVICE.name) else {"service.name": SERVICE_NAME}
         provider = TracerProvider(resource=Resource.create(named))
         provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
         trace.set_tracer_provider(provider)

@@ -26,10 +26,19 @@ import tempfile
 
 from gunicorn import util
 
+from api_gateway.config import (
+    ACCESS_LOG,
+    BIND,
+    LOG_FORMAT,
+    LOG_LEVEL,
+    MULTIPROCESS_METRICS,
+    THREADS,
+    WORKERS,
+)
 from api_gateway.logs import logging_config
 from deploy.proxy import problem_response
 
-METRICS_DIRECTORY = "PROMETHEUS_MULTIPROC_DIR"
+METRICS_DIRECTORY = MULTIPROCESS_METRICS.name
 MADE_METRICS_DIRECTORY = "METRICS_DIRECTORY_MADE_BY_GUNICORN_CONF"
 """Set in this master's environment when it made the directory (a reload on SIGHUP runs
 this file again, and must neither make another nor forget to remove this one). Not a
@@ -39,23 +48,23 @@ if not os.environ.get(METRICS_DIRECTORY):
     os.environ[MADE_METRICS_DIRECTORY] = "1"
 
 wsgi_app = "api_gateway:create_app()"
-bind = os.environ.get("REFEREE_GATEWAY_BIND", "127.0.0.1:8080")
+bind = BIND.get()
 worker_class = "gthread"
-workers = int(os.environ.get("REFEREE_GATEWAY_WORKERS", min(4, multiprocessing.cpu_count())))
-threads = int(os.environ.get("REFEREE_GATEWAY_THREADS", "8"))
+workers = int(WORKERS.get() or min(4, multiprocessing.cpu_count()))
+threads = int(THREADS.get())
 preload_app = False
 timeout = 30
 graceful_timeout = 10
 keepalive = 5
 limit_request_line = 4094
 limit_request_fields = 100
-accesslog = os.environ.get("REFEREE_GATEWAY_ACCESS_LOG") or None
+accesslog = ACCESS_LOG.get() or None
 """Off by default: nginx in front logs every request already, and gunicorn's own line
 costs about 70 µs of CPU a request (8% of the gateway's throughput under wrk). Set it to
 ``-`` (stdout) or a path to log here too."""
 errorlog = "-"
-loglevel = os.environ.get("REFEREE_LOG_LEVEL", "info").lower()
-logconfig_dict = logging_config(os.environ.get("REFEREE_LOG_FORMAT", "json"), loglevel)
+loglevel = LOG_LEVEL.get().lower()
+logconfig_dict = logging_config(LOG_FORMAT.get(), loglevel)
 # gunicorn 25.1+ opens a control socket at one per-user path; several gateways (or test
 # runs) on one machine would fight over it, and nothing here uses gunicornc.
 control_socket_disable = True

@@ -12,7 +12,8 @@ too) with a 413 the client reads, and only then hands the request to a gunicorn 
 Its own errors (400, 408, 413, 414, 431, 5xx when gunicorn fails) are rendered as the
 contract's problem+json by small internal locations.
 
-Standard library only: ``deploy/run.py`` renders the configuration before the venv exists.
+Standard library only (and the gateway's stdlib-only settings): ``deploy/run.py`` renders
+the configuration before the venv exists.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from api_gateway.config import MAX_BODY_BYTES, DefaultConfig
+from tabletop_rules.settings import Setting
 
 from .packages import ensure_command
 
@@ -84,7 +88,7 @@ class ProxySettings:
 
     listen: str
     upstream: str
-    max_body_bytes: int = 256 * 1024
+    max_body_bytes: int = DefaultConfig.MAX_CONTENT_LENGTH
     header_timeout_seconds: float = 10
     body_timeout_seconds: float = 10
     send_timeout_seconds: float = 10
@@ -96,18 +100,27 @@ class ProxySettings:
     @classmethod
     def from_environment(cls, env: Mapping[str, str], listen: str, upstream: str
                          ) -> ProxySettings:
-        """The settings, with the ``REFEREE_*`` variables in ``env`` the README documents."""
+        """The settings, with the variables of :data:`SETTINGS` in ``env``."""
         return cls(
             listen=listen, upstream=upstream,
-            max_body_bytes=int(env.get("REFEREE_MAX_BODY_BYTES", cls.max_body_bytes)),
-            header_timeout_seconds=float(env.get("REFEREE_PROXY_HEADER_TIMEOUT_SECONDS",
-                                                 cls.header_timeout_seconds)),
-            body_timeout_seconds=float(env.get("REFEREE_PROXY_BODY_TIMEOUT_SECONDS",
-                                               cls.body_timeout_seconds)),
-            send_timeout_seconds=float(env.get("REFEREE_PROXY_SEND_TIMEOUT_SECONDS",
-                                               cls.send_timeout_seconds)),
-            worker_connections=int(env.get("REFEREE_PROXY_MAX_CONNECTIONS",
-                                           cls.worker_connections)))
+            max_body_bytes=int(MAX_BODY_BYTES.get(env)),
+            header_timeout_seconds=float(HEADER_TIMEOUT.get(env)),
+            body_timeout_seconds=float(BODY_TIMEOUT.get(env)),
+            send_timeout_seconds=float(SEND_TIMEOUT.get(env)),
+            worker_connections=int(MAX_CONNECTIONS.get(env)))
+
+
+HEADER_TIMEOUT = Setting("REFEREE_PROXY_HEADER_TIMEOUT_SECONDS",
+                         ProxySettings.header_timeout_seconds,
+                         "nginx closes a connection whose request headers take longer")
+BODY_TIMEOUT = Setting("REFEREE_PROXY_BODY_TIMEOUT_SECONDS", ProxySettings.body_timeout_seconds,
+                       "nginx closes a connection whose body's next bytes take longer")
+SEND_TIMEOUT = Setting("REFEREE_PROXY_SEND_TIMEOUT_SECONDS", ProxySettings.send_timeout_seconds,
+                       "nginx closes a connection that reads its answer slower")
+MAX_CONNECTIONS = Setting("REFEREE_PROXY_MAX_CONNECTIONS", ProxySettings.worker_connections,
+                          "connections nginx holds at once")
+SETTINGS = (HEADER_TIMEOUT, BODY_TIMEOUT, SEND_TIMEOUT, MAX_CONNECTIONS)
+"""What the proxy reads, beside the gateway's ``REFEREE_MAX_BODY_BYTES``."""
 
 
 class _Template(string.Template):

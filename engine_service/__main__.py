@@ -10,7 +10,9 @@ traces are exported when ``OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT`` is set (:mod:`
 from __future__ import annotations
 
 import argparse
-import os
+from typing import Any
+
+from tabletop_rules.settings import Setting
 
 from . import logs, tracing
 from .calls import CallLimits
@@ -25,9 +27,55 @@ from .server import (
 )
 from .tls import TlsSettingsError, read_server_tls
 
-
-def _env(name: str, default: str) -> str:
-    return os.environ.get(f"REFEREE_ENGINE_{name}", default)
+ADDRESS = Setting("REFEREE_ENGINE_ADDRESS", "127.0.0.1:50051",
+                  "host:port to listen on; port 0 picks a free one", "--address")
+WORKERS = Setting("REFEREE_ENGINE_WORKERS", 8, "threads answering calls", "--workers")
+GRACE_SECONDS = Setting("REFEREE_ENGINE_GRACE_SECONDS", 10,
+                        "seconds in-flight calls get to finish on SIGTERM", "--grace")
+MAX_CALL_SECONDS = Setting("REFEREE_ENGINE_MAX_CALL_SECONDS", 3,
+                           "no call computes longer, whatever its client's deadline",
+                           "--max-call-seconds")
+PLAN_SECONDS = Setting("REFEREE_ENGINE_PLAN_SECONDS", 0.8,
+                       "time the final-round planner spends before answering its best plan",
+                       "--plan-seconds")
+MAX_CONCURRENT_PLANS = Setting(
+    "REFEREE_ENGINE_MAX_CONCURRENT_PLANS", PLAN_SEATS,
+    "final-round plans computed at once; more are refused with RESOURCE_EXHAUSTED (a 429 "
+    "through the gateway)", "--max-concurrent-plans")
+MAX_CONCURRENT_REPLAYS = Setting(
+    "REFEREE_ENGINE_MAX_CONCURRENT_REPLAYS", REPLAY_SEATS,
+    "game logs replayed at once, for each game; more are refused with RESOURCE_EXHAUSTED",
+    "--max-concurrent-replays")
+MAX_CONNECTION_AGE = Setting(
+    "REFEREE_ENGINE_MAX_CONNECTION_AGE_SECONDS", f"{MAX_CONNECTION_AGE_SECONDS:g}",
+    "seconds after which a client connection is closed (GOAWAY, running calls get 5 s "
+    "more), so clients re-resolve and new replicas get traffic", "--max-connection-age")
+METRICS_ADDRESS = Setting(
+    "REFEREE_ENGINE_METRICS_ADDRESS", None,
+    "host:port to serve Prometheus metrics at /metrics on; port 0 picks a free one; unset: "
+    "not served", "--metrics-address")
+HEALTH_ADDRESS = Setting(
+    "REFEREE_ENGINE_HEALTH_ADDRESS", None,
+    "host:port to serve the standard gRPC health service on, alone and in plaintext, for "
+    "probes that cannot present a client certificate (the kubelet's); port 0 picks a free "
+    "one; unset: not served", "--health-address")
+TLS_CERT = Setting("REFEREE_ENGINE_TLS_CERT", None,
+                   "PEM certificate chain: serve TLS instead of plaintext (needs --tls-key)",
+                   "--tls-cert")
+TLS_KEY = Setting("REFEREE_ENGINE_TLS_KEY", None, "PEM private key of --tls-cert",
+                  "--tls-key")
+TLS_CLIENT_CA = Setting("REFEREE_ENGINE_TLS_CLIENT_CA", None,
+                        "PEM CA certificate(s): require client certificates it signed "
+                        "(mutual TLS: only the gateway may call)", "--tls-client-ca")
+LOG_FORMAT = Setting("REFEREE_LOG_FORMAT", "json",
+                     "`json` lines (`ts`, `level`, `logger`, `message`, `process`, "
+                     "`request_id`, `trace_id`) or `text` for a terminal")
+LOG_LEVEL = Setting("REFEREE_LOG_LEVEL", "INFO",
+                    "the lowest level logged; `DEBUG` logs every call")
+SETTINGS = (ADDRESS, WORKERS, GRACE_SECONDS, MAX_CALL_SECONDS, PLAN_SECONDS,
+            MAX_CONCURRENT_PLANS, MAX_CONCURRENT_REPLAYS, MAX_CONNECTION_AGE, METRICS_ADDRESS,
+            HEALTH_ADDRESS, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, LOG_FORMAT, LOG_LEVEL)
+"""Every setting the engine reads, but tracing's (:data:`.tracing.SETTINGS`)."""
 
 
 def _host_port(value: str) -> str:
@@ -48,71 +96,38 @@ def _positive_seconds(value: str) -> float:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="referee-engine",
                                      description="Run the stateless referee gRPC engine.")
-    parser.add_argument("--address", default=_env("ADDRESS", "127.0.0.1:50051"),
-                        help="host:port to listen on; port 0 picks a free one "
-                             "(env REFEREE_ENGINE_ADDRESS; default %(default)s)")
-    parser.add_argument("--workers", type=int,
-                        default=int(_env("WORKERS", "8")),
-                        help="threads answering calls (env REFEREE_ENGINE_WORKERS; "
-                             "default %(default)s)")
-    parser.add_argument("--grace", type=float,
-                        default=float(_env("GRACE_SECONDS", "10")),
-                        help="seconds in-flight calls get to finish on SIGTERM "
-                             "(env REFEREE_ENGINE_GRACE_SECONDS; default %(default)s)")
-    parser.add_argument("--max-call-seconds", type=float,
-                        default=float(_env("MAX_CALL_SECONDS", "3")),
-                        help="no call computes longer, whatever its client's deadline "
-                             "(env REFEREE_ENGINE_MAX_CALL_SECONDS; default %(default)s)")
-    parser.add_argument("--plan-seconds", type=float, default=float(_env("PLAN_SECONDS", "0.8")),
-                        help="time the final-round planner spends before answering its best "
-                             "plan (env REFEREE_ENGINE_PLAN_SECONDS; default %(default)s)")
-    parser.add_argument("--max-concurrent-plans", type=int,
-                        default=int(_env("MAX_CONCURRENT_PLANS", str(PLAN_SEATS))),
-                        help="final-round plans computed at once; more are refused with "
-                             "RESOURCE_EXHAUSTED (env REFEREE_ENGINE_MAX_CONCURRENT_PLANS; "
-                             "default %(default)s)")
-    parser.add_argument("--max-concurrent-replays", type=int,
-                        default=int(_env("MAX_CONCURRENT_REPLAYS", str(REPLAY_SEATS))),
-                        help="game logs replayed at once; more are refused with "
-                             "RESOURCE_EXHAUSTED (env REFEREE_ENGINE_MAX_CONCURRENT_REPLAYS; "
-                             "default %(default)s)")
-    parser.add_argument("--max-connection-age", type=_positive_seconds,
-                        default=_env("MAX_CONNECTION_AGE_SECONDS",
-                                     f"{MAX_CONNECTION_AGE_SECONDS:g}"),
-                        help="seconds after which a client connection is closed (GOAWAY, "
-                             "running calls get 5 s more), so clients re-resolve and new "
-                             "replicas get traffic (env "
-                             "REFEREE_ENGINE_MAX_CONNECTION_AGE_SECONDS; default %(default)s)")
-    parser.add_argument("--metrics-address", type=_host_port,
-                        default=_env("METRICS_ADDRESS", "") or None,
-                        help="host:port to serve Prometheus metrics at /metrics on; port 0 "
-                             "picks a free one (env REFEREE_ENGINE_METRICS_ADDRESS; default: "
-                             "not served)")
-    parser.add_argument("--health-address", type=_host_port,
-                        default=_env("HEALTH_ADDRESS", "") or None,
-                        help="host:port to serve the standard gRPC health service on, alone "
-                             "and in plaintext, for probes that cannot present a client "
-                             "certificate (the kubelet's); port 0 picks a free one (env "
-                             "REFEREE_ENGINE_HEALTH_ADDRESS; default: not served)")
-    parser.add_argument("--tls-cert", default=_env("TLS_CERT", ""),
-                        help="PEM certificate chain: serve TLS instead of plaintext (env "
-                             "REFEREE_ENGINE_TLS_CERT; needs --tls-key)")
-    parser.add_argument("--tls-key", default=_env("TLS_KEY", ""),
-                        help="PEM private key of --tls-cert (env REFEREE_ENGINE_TLS_KEY)")
-    parser.add_argument("--tls-client-ca", default=_env("TLS_CLIENT_CA", ""),
-                        help="PEM CA certificate(s): require client certificates it signed "
-                             "(mutual TLS; env REFEREE_ENGINE_TLS_CLIENT_CA)")
+
+    def option(setting: Setting, **kwargs: Any) -> None:
+        """``setting``'s flag, its default from the environment; the help names both."""
+        assert setting.flag is not None, f"{setting.name} has no flag"
+        shown = "; default %(default)s" if setting.default is not None else ""
+        parser.add_argument(setting.flag, default=setting.get() or None,
+                            help=f"{setting.meaning} (env {setting.name}{shown})", **kwargs)
+
+    option(ADDRESS)
+    option(WORKERS, type=int)
+    option(GRACE_SECONDS, type=float)
+    option(MAX_CALL_SECONDS, type=float)
+    option(PLAN_SECONDS, type=float)
+    option(MAX_CONCURRENT_PLANS, type=int)
+    option(MAX_CONCURRENT_REPLAYS, type=int)
+    option(MAX_CONNECTION_AGE, type=_positive_seconds)
+    option(METRICS_ADDRESS, type=_host_port)
+    option(HEALTH_ADDRESS, type=_host_port)
+    option(TLS_CERT)
+    option(TLS_KEY)
+    option(TLS_CLIENT_CA)
     args = parser.parse_args(argv)
-    log_format = os.environ.get("REFEREE_LOG_FORMAT", "json")
+    log_format = LOG_FORMAT.get()
     if log_format not in logs.FORMATS:
-        parser.error(f"REFEREE_LOG_FORMAT={log_format!r}: expected one of "
+        parser.error(f"{LOG_FORMAT.name}={log_format!r}: expected one of "
                      f"{', '.join(logs.FORMATS)}")
     try:
-        tls = read_server_tls(args.tls_cert, args.tls_key, args.tls_client_ca)
+        tls = read_server_tls(args.tls_cert or "", args.tls_key or "", args.tls_client_ca or "")
     except TlsSettingsError as error:
         parser.error(str(error))
     traces = tracing.from_environment()
-    logs.configure(log_format, os.environ.get("REFEREE_LOG_LEVEL", "INFO"),
+    logs.configure(log_format, LOG_LEVEL.get(),
                    traces.trace_ids if traces else None)
     if args.metrics_address:
         try:

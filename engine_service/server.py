@@ -22,12 +22,13 @@ import time
 from collections.abc import Sequence
 from concurrent import futures
 from dataclasses import dataclass
+from importlib.machinery import ExtensionFileLoader
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from tabletop_rules import compiled
+from tabletop_rules.downtown_farmers_market import scoring
 
 from . import version
 from .calls import CallLimits, CallPolicy, method_name
@@ -56,6 +57,9 @@ interpreter's lock with every other call; with two running, a board scored meanw
 REPLAY_SEATS = 2
 """Game logs replayed at once by default (a replay is bounded by the log limit)."""
 
+MIN_PING_INTERVAL_MS = 250
+"""How often a client may ping (more often is abuse, and the connection is closed): the
+gateway pings every 500 ms to notice a hung engine within a second (api_gateway/engine.py)."""
 MAX_CONNECTION_AGE_SECONDS = 30.0
 """How long a client connection lives by default: then the engine sends GOAWAY and the
 client reconnects, re-resolving its target, so that replicas started since get their
@@ -106,10 +110,10 @@ def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
         interceptors=[*interceptors, policy],
         options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
                  ("grpc.so_reuseport", 0),
-                 # Let the gateway's keepalive pings through, so a vanished engine is
-                 # noticed in seconds.
+                 # Let the gateway's keepalive pings through, so a vanished or hung
+                 # engine is noticed within a second.
                  ("grpc.keepalive_permit_without_calls", 1),
-                 ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+                 ("grpc.http2.min_ping_interval_without_data_ms", MIN_PING_INTERVAL_MS),
                  ("grpc.max_connection_age_ms", round(max_connection_age * 1000)),
                  ("grpc.max_connection_age_grace_ms",
                   round(MAX_CONNECTION_AGE_GRACE_SECONDS * 1000))],
@@ -148,7 +152,9 @@ def serve(address: str, max_workers: int, grace_seconds: float,
     # lives as long as the process: kept out of the garbage collector's full passes, which
     # hold the interpreter's lock and so pause every call (about 8 ms a pass less).
     gc.freeze()
-    log.info("the rules' hot modules run %s", "compiled" if compiled.BUILD == "compiled"
+    # Which build runs (deploy/compiled.py chooses), as one of the compiled modules shows.
+    log.info("the rules' hot modules run %s",
+             "compiled" if isinstance(scoring.__loader__, ExtensionFileLoader)
              else "from their sources")
     host = address.rsplit(":", 1)[0]
     # The address is followed by a space: tools read it with "listening on (\S+)", in

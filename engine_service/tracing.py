@@ -17,10 +17,21 @@ from dataclasses import dataclass
 
 import grpc
 
+from tabletop_rules.settings import Setting
+
 from .logs import TraceIds
 
-ENDPOINT_VARIABLES = ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT")
 SERVICE_NAME = "referee-engine"
+TRACES_ENDPOINT = Setting("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", None,
+                          "OTLP/HTTP collector to export the engine's traces to; unset: no "
+                          "traces, and OpenTelemetry is not even imported")
+ENDPOINT = Setting("OTEL_EXPORTER_OTLP_ENDPOINT", None,
+                   "the same for every signal, when the traces' own is unset (with the "
+                   "SDK's other `OTEL_*` variables)")
+SERVICE = Setting("OTEL_SERVICE_NAME", SERVICE_NAME, "the service name on the engine's spans")
+SETTINGS = (TRACES_ENDPOINT, ENDPOINT, SERVICE)
+"""The OpenTelemetry SDK's variables the engine reads itself."""
+ENDPOINT_VARIABLES = (TRACES_ENDPOINT.name, ENDPOINT.name)
 
 
 @dataclass(frozen=True)
@@ -46,7 +57,7 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> Tracing | None:
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
     provider = TracerProvider(resource=Resource.create(
-        {"service.name": environ.get("OTEL_SERVICE_NAME") or SERVICE_NAME}))
+        {"service.name": environ.get(SERVICE.name) or SERVICE_NAME}))
     provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
     trace.set_tracer_provider(provider)
     game_calls = filters.negate(filters.any_of(filters.health_check(),
