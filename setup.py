@@ -1,9 +1,9 @@
 """Compiles the hot modules with mypyc as the project is built (``pip install .``, the
 image's builder stage, ``deploy/bootstrap.py``): the modules :data:`COMPILED` names (the
 Downtown Farmers Market and Foxglove Farm rules and the engine's reading and writing of
-them) run 1.2 to 2 times as fast compiled (README, Performance). Without a C compiler and Python's headers,
-or with ``REFEREE_COMPILE=0``, nothing is compiled: the sources run, as they do wherever
-``tabletop_rules.compiled`` finds a compiled module older than its source.
+them) run 1.2 to 2 times as fast compiled (docs/performance.md). Without a C compiler and
+Python's headers, or with ``REFEREE_COMPILE=0``, nothing is compiled: the sources run, as
+they do wherever ``deploy/compiled.py`` finds a compiled module older than its source.
 Everything else about the project is in pyproject.toml.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from setuptools import setup
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tabletop_rules.compiled import COMPILED, compiling_wanted  # noqa: E402
+from deploy.compiled import COMPILED, compiling_wanted  # noqa: E402
 
 
 def compiled_extensions() -> list:

@@ -3,7 +3,8 @@
 Shared by ``deploy/run.py`` and ``deploy/test.py`` so both quick-start commands work on a
 fresh machine with only Python 3.11+. The install is redone only when a pyproject.toml
 changes (or the requested extras do); the compiled modules (``setup.py``) only when one
-is older than its source.
+is older than its source. Every start of the venv's Python then chooses which build runs
+(``deploy/compiled.py``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import os
 import subprocess
 import sys
 import venv
-import warnings
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -27,12 +27,17 @@ def venv_python() -> Path:
 KNOWN_EXTRAS = ("test",)
 
 
+LOCAL_DISTRIBUTIONS = ("./wire", "./clients")
+"""The distributions of this checkout that the project depends on, on no package index:
+installed before it, in this order (the clients depend on the wire)."""
+
+
 def _fingerprint() -> str:
-    """Both distributions' metadata: a change to either (a new dependency, the clients'
+    """Every distribution's metadata: a change to any (a new dependency, the clients'
     ``referee`` script) reinstalls."""
     digest = hashlib.sha256()
-    for project in (REPO_ROOT / "pyproject.toml", REPO_ROOT / "clients" / "pyproject.toml"):
-        digest.update(project.read_bytes())
+    for project in (".", *LOCAL_DISTRIBUTIONS):
+        digest.update((REPO_ROOT / project / "pyproject.toml").read_bytes())
     return digest.hexdigest()
 
 
@@ -60,8 +65,7 @@ def ensure_environment(extras: tuple[str, ...]) -> Path:
         print(f"bootstrap: installing {target} into {VENV}", flush=True)
         subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
                        check=True, cwd=REPO_ROOT)
-        # ./clients first: the project depends on it, and it is on no package index.
-        for project in ("./clients", target):
+        for project in (*LOCAL_DISTRIBUTIONS, target):
             subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-e", project],
                            check=True, cwd=REPO_ROOT)
         _stamp(extras).write_text(_fingerprint())
@@ -71,12 +75,15 @@ def ensure_environment(extras: tuple[str, ...]) -> Path:
 
 def _ensure_compiled(python: Path) -> None:
     """Compile the hot modules again (``setup.py``) where any is older than its source or
-    missing, unless the sources alone are wanted or can be had here."""
+    missing, unless the sources alone are wanted or can be had here; and have the venv's
+    Python run the sources where the compiled modules must not run."""
     sys.path.insert(0, str(REPO_ROOT))
-    with warnings.catch_warnings():  # that they are outdated is what is looked at here
-        warnings.simplefilter("ignore", RuntimeWarning)
-        from tabletop_rules.compiled import compiling_wanted, outdated_sources
+    from deploy.compiled import compiling_wanted, install_build_choice, outdated_sources
 
+    site_packages = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True, capture_output=True, text=True).stdout.strip()
+    install_build_choice(Path(site_packages))
     if compiling_wanted() and outdated_sources(REPO_ROOT):
         print("bootstrap: compiling the rules' hot modules (mypyc, about a minute)", flush=True)
         subprocess.run([str(python), "-m", "pip", "install", "-qq", "--no-deps", "-e", "."],

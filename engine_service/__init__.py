@@ -3,5 +3,3 @@
 Each game has a servicer (thin: it converts and delegates) and one module that converts
 between protobuf messages and the rules' plain values.
 """
-
-import tabletop_rules  # noqa: F401  (chooses the build of the compiled modules first)

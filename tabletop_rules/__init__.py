@@ -3,5 +3,3 @@
 One package per game. Nothing here imports grpc, protobuf or flask: the engine and
 the gateway are adapters over these modules, and the modules are usable on their own.
 """
-
-from . import compiled  # noqa: F401  (chooses the build of the compiled modules first)

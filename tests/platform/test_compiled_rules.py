@@ -1,5 +1,5 @@
-"""The compiled hot modules (``setup.py``, :mod:`tabletop_rules.compiled`) answer exactly
-as their sources do, and run only while they are current."""
+"""The compiled hot modules (``setup.py``, :mod:`deploy.compiled`) answer exactly as their
+sources do, and run only while they are current; the rules choose no build themselves."""
 
 from __future__ import annotations
 
@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tabletop_rules import compiled
+from deploy import compiled
 
 REPO = Path(__file__).resolve().parents[2]
 
 _ANSWERING = r"""
 import hashlib, random, sys
-from tabletop_rules import compiled
 
 class Refused(Exception):
     pass
@@ -140,7 +139,7 @@ for _ in range(int(sys.argv[2])):
 """Each game's part: random games' requests, answered by the game's ``servicer``."""
 
 _REPORT = r"""
-print(compiled.BUILD, scoring.__file__.rsplit(".", 1)[-1], answers, digest.hexdigest())
+print(scoring.__file__.rsplit(".", 1)[-1], answers, digest.hexdigest())
 """
 
 
@@ -173,9 +172,9 @@ def test_the_compiled_modules_answer_byte_for_byte_as_their_sources(game: str,
                     "only the sources run")
     sources = _answers(game, pure=True, seed=2026, games=games)
     built = _answers(game, pure=False, seed=2026, games=games)
-    assert sources[:2] == ["source", "py"] and built[:2] == ["compiled", "so"]
-    assert int(sources[2]) > 1000
-    assert sources[2:] == built[2:]
+    assert sources[0] == "py" and built[0] == "so"
+    assert int(sources[1]) > 1000
+    assert sources[1:] == built[1:]
 
 
 def _layout(root: Path, built: tuple[str, ...]) -> None:
@@ -205,14 +204,26 @@ def test_a_module_not_compiled_is_outdated(tmp_path: Path) -> None:
     assert compiled.outdated_sources(tmp_path) == [sources[0]]
 
 
-def test_the_sources_run_where_asked(tmp_path: Path) -> None:
+def test_the_sources_run_where_asked() -> None:
     """``REFEREE_PURE_PYTHON=1`` imports every compiled module from its source."""
-    probe = ("from tabletop_rules import compiled; "
-             "from tabletop_rules.downtown_farmers_market import scoring; "
+    probe = ("from tabletop_rules.downtown_farmers_market import scoring; "
              "from engine_service.downtown_farmers_market import convert; "
-             "print(compiled.BUILD, scoring.__file__, convert.__file__)")
+             "print(scoring.__file__, convert.__file__)")
     result = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
                             text=True, check=False,
                             env={**os.environ, compiled.PURE_PYTHON_VARIABLE: "1"})
-    build, *files = result.stdout.split()
-    assert build == "source" and all(name.endswith(".py") for name in files), result.stderr
+    files = result.stdout.split()
+    assert len(files) == 2 and all(name.endswith(".py") for name in files), result.stderr
+
+
+def test_importing_the_rules_touches_no_import_machinery() -> None:
+    """The build chooses which modules run (as the venv's Python starts), not the rules:
+    importing every game's rules leaves the import system as it was, whichever build runs."""
+    probe = ("import sys; before = list(sys.meta_path), list(sys.path_hooks); "
+             "import tabletop_rules.downtown_farmers_market, tabletop_rules.foxglove_farm; "
+             "print(before == (list(sys.meta_path), list(sys.path_hooks)))")
+    for pure in ("0", "1"):
+        result = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
+                                text=True, check=False,
+                                env={**os.environ, compiled.PURE_PYTHON_VARIABLE: pure})
+        assert result.stdout.split() == ["True"], result.stderr
