@@ -2,11 +2,14 @@
 foreground.
 
 ``python3 deploy/run.py`` — the README's quick start; ``--engines 3`` starts three engines
-on free loopback ports, which the gateway balances calls over. nginx (Debian's nginx-light,
+on free loopback ports, which the gateway balances calls over; an engine that exits is
+started again on its address, and the log says so. nginx (Debian's nginx-light,
 installed with apt-get when missing and this is root) listens on the public address and
 buffers every request before gunicorn sees it (see ``deploy/proxy.py``); without it the
 gateway runs on gunicorn alone, with a warning. Ctrl-C (or SIGTERM) stops them from the
-outside in (``deploy/stack.py``), so requests already accepted are answered.
+outside in (``deploy/stack.py``), so requests already accepted are answered. Their logs
+are plain text lines on a terminal and JSON lines otherwise, unless ``REFEREE_LOG_FORMAT``
+says which.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
         print("referee: WARNING: running gunicorn without the nginx proxy in front: slow "
               "clients can exhaust its threads; install nginx-light", file=sys.stderr,
               flush=True)
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {"REFEREE_LOG_FORMAT": "text" if sys.stderr.isatty() else "json", **os.environ,
+           "PYTHONUNBUFFERED": "1"}
     stop = False
 
     def on_signal(_signum: int, _frame: object) -> None:
@@ -59,6 +63,13 @@ def main(argv: list[str] | None = None) -> int:
           f"(score pad at {stack.url}/, docs at {stack.url}/v1/docs); Ctrl-C stops them",
           flush=True)
     while not stop and stack.running():
+        try:
+            for address, code in stack.restart_exited_engines():
+                print(f"referee: the engine on {address} exited ({code}); restarted it on the "
+                      "same address", file=sys.stderr, flush=True)
+        except RuntimeError as error:  # tried again on the next turn
+            print(f"referee: could not restart an engine: {error}", file=sys.stderr,
+                  flush=True)
         time.sleep(0.2)
     codes = stack.stop()
     print(f"referee: stopped ({', '.join(f'{k} {v}' for k, v in codes.items())})", flush=True)

@@ -185,6 +185,9 @@ class Stack:
     proxy: Process | None
     url: str
     runtime: Path | None = None
+    python: str = sys.executable
+    env: Mapping[str, str] = field(default_factory=dict)
+    echo: bool = False
 
     @classmethod
     def start(cls, python: str, env: Mapping[str, str], *, bind: str, engine_address: str,
@@ -207,7 +210,8 @@ class Stack:
                 settings = proxy.ProxySettings.from_environment(env, bind, listening)
                 front = start_proxy(nginx, settings, runtime, env, echo=echo)
                 listening = f"http://{bind}"
-            stack = cls(started, addresses, gateway, front, listening, runtime)
+            stack = cls(started, addresses, gateway, front, listening, runtime, python, env,
+                        echo)
             wait_ready(stack.url, gateway)
         except BaseException:
             for process in (front, gateway):  # those started: the outer ones first
@@ -223,9 +227,25 @@ class Stack:
         return stack
 
     def running(self) -> bool:
-        """True while every process runs."""
-        return all(p.popen.poll() is None for p in (*self.engines, self.gateway, self.proxy)
-                   if p)
+        """True while the gateway and the proxy run (an engine that exits is restarted:
+        :meth:`restart_exited_engines`)."""
+        return all(p.popen.poll() is None for p in (self.gateway, self.proxy) if p)
+
+    def restart_exited_engines(self) -> list[tuple[str, int]]:
+        """Start again, on the address it had, each engine that has exited: the gateway
+        keeps dialing that address, and has calls on it again once it serves. The address
+        and exit code of each; :class:`RuntimeError` if one cannot start (its port taken),
+        to be tried again later."""
+        restarted = []
+        for index, (engine, address) in enumerate(zip(self.engines, self.engine_addresses)):
+            code = engine.popen.poll()
+            if code is None:
+                continue
+            (self.engines[index],), _ = start_engines(self.python, self.env, [address],
+                                                      echo=self.echo)
+            self.engines[index].keep_lines = not self.echo
+            restarted.append((address, code))
+        return restarted
 
     def stop(self) -> dict[str, int]:
         """Stop from the outside in, each gracefully; their exit codes by name."""

@@ -30,7 +30,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from deploy import proxy, stack
 from deploy.stack import REPO_ROOT as REPO
 from deploy.stack import Process, Stack
-from tabletop_rules.compiled import PURE_PYTHON_VARIABLE
+from deploy.compiled import PURE_PYTHON_VARIABLE
 
 from ..sample_boards import SIMPLE_BOARD
 from .browser import chromium

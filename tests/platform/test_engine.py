@@ -8,7 +8,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema
-from clients import GrpcClient, InvalidRequestError
+from tabletop_referee_clients import GrpcClient, InvalidRequestError
 from referee.downtown_farmers_market.v1 import board_pb2, scoring_pb2
 
 from ..sample_boards import SIMPLE_BOARD, SIMPLE_BOARD_TOTAL

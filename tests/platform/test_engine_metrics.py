@@ -17,7 +17,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema
-from clients import GrpcClient
+from tabletop_referee_clients import GrpcClient
 from engine_service import calls, logs
 from engine_service.calls import CallLimits, method_name
 from engine_service.downtown_farmers_market import servicer as dfm_servicer
