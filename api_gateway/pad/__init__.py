@@ -14,10 +14,12 @@ from flask import Blueprint, Response, abort, send_from_directory
 
 STATIC = Path(__file__).parent / "static"
 POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-          "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
-"""The page runs its own modules and styles, fetches only this gateway, and is framed
-nowhere; no inline script or style may run."""
-TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript"}
+          "connect-src 'self'; manifest-src 'self'; worker-src 'self'; frame-ancestors 'none'; "
+          "base-uri 'none'; form-action 'none'")
+"""The page runs its own modules and styles, fetches only this gateway, installs from its
+own manifest and service worker, and is framed nowhere; no inline script or style may run."""
+TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
+         ".webmanifest": "application/manifest+json", ".svg": "image/svg+xml"}
 """The types the pad's files are served as, whatever the host's mime.types says (a module
 script served with another type does not run, under nosniff); any other file is a 404."""
 
@@ -43,5 +45,9 @@ def page() -> Response:
 
 @blueprint.get("/pad/static/<name>")
 def asset(name: str) -> Response:
-    """One of the page's styles or modules."""
-    return _send(name)
+    """One of the page's styles, modules, icon, manifest or its service worker (which
+    may control the whole origin: the page is served at ``/``)."""
+    response = _send(name)
+    if name == "sw.js":
+        response.headers["Service-Worker-Allowed"] = "/"
+    return response

@@ -7,7 +7,8 @@ test the DevTools log must show no request to another host, no failed request an
 error logged by the page (a Content-Security-Policy refusal would be one).
 
 ``REFEREE_PAD_SCREENSHOTS=docs/screenshots`` also saves each game's page, scored, at a
-phone's width (390x844) and a desktop's (1280x900): the README's screenshots.
+phone's width (390x844) and a desktop's (1280x900): the screenshots of the README and
+of the score pad's page (docs/score-pad.md).
 """
 
 from __future__ import annotations
@@ -91,6 +92,10 @@ class Pad:
     def challenge(self, lines: str, index: int, challenge: dict[str, Any]) -> None:
         """Choose the Challenge tile of ``lines`` (rows or columns) ``index`` in its dialog."""
         self.click(f'[data-key="{lines}-challenge-{index}"]')
+        self.fill_challenge(challenge)
+
+    def fill_challenge(self, challenge: dict[str, Any]) -> None:
+        """Choose ``challenge`` in the Challenge tile dialog its slot opened."""
         self.find("#challenge-dialog[open]")
         Select(self.find("#challenge-type")).select_by_value(challenge["type"])
         self.type("#challenge-points", challenge["points"])

@@ -29,7 +29,7 @@ const keyOf = (row, col) => `${row},${col}`;
 const position = (key) => key.split(',').map(Number);
 const spaceName = (row, col) => t('space', { row, col });
 const goodName = (good, count = 1) => t(`${count > 1 ? 'goods' : 'good'}.${good}`);
-const buildingName = (id) => names.get(id) ?? (id ? id[0].toUpperCase() + id.slice(1).replaceAll('_', ' ') : '?');
+export const buildingName = (id) => names.get(id) ?? (id ? id[0].toUpperCase() + id.slice(1).replaceAll('_', ' ') : '?');
 const sidesWords = (sides) => sides.map((side) => t(`side.${side}`)).join(', ');
 
 function save() {
@@ -56,9 +56,8 @@ function townOf() {
   return { variant: game.variant, score_track: Number(game.track) || 0, tiles };
 }
 
-/** The squares to draw: every tile's and selected one's, and one more on every side. */
-function bounds() {
-  const keys = [...Object.keys(game.tiles), ...(game.selected ? [game.selected] : [])];
+/** The squares to draw: every tile's in `keys`, and one more on every side. */
+function bounds(keys) {
   const at = keys.length ? keys.map(position) : [[0, 0]];
   const rows = at.map(([row]) => row);
   const cols = at.map(([, col]) => col);
@@ -121,17 +120,54 @@ function squareWords(row, col, tile) {
   return [buildingName(tile.building), ...goods].join(', ');
 }
 
-function renderTown() {
-  const { top, bottom, left, right } = bounds();
-  const lit = highlighted();
+/** Draw in `container` the squares around `keys`, with their axes: `square(row, col)`
+ * makes each. */
+function drawSquares(container, keys, square) {
+  const { top, bottom, left, right } = bounds(keys);
   const squares = [el('div', { class: 'axis corner' })];
   for (let col = left; col <= right; col += 1) squares.push(el('div', { class: 'axis', text: String(col), 'aria-hidden': 'true' }));
   for (let row = top; row <= bottom; row += 1) {
     squares.push(el('div', { class: 'axis', text: String(row), 'aria-hidden': 'true' }));
-    for (let col = left; col <= right; col += 1) squares.push(square(row, col, lit));
+    for (let col = left; col <= right; col += 1) squares.push(square(row, col));
   }
-  ui.town.style.setProperty('--columns', right - left + 2);
-  rebuild(ui.town, ...squares);
+  container.style.setProperty('--columns', right - left + 2);
+  rebuild(container, ...squares);
+}
+
+function renderTown() {
+  const lit = highlighted();
+  drawSquares(ui.town, [...Object.keys(game.tiles), ...(game.selected ? [game.selected] : [])],
+              (row, col) => square(row, col, lit));
+}
+
+const kindOf = (tile) => (tile ? (tile.trail ? 'trail' : 'building') : 'empty');
+
+/** What a square shows of its tile (kept as this page edits it). */
+function squareContent(tile) {
+  return {
+    empty: () => [el('span', { class: 'plus', 'aria-hidden': 'true', text: '+' })],
+    trail: () => [el('span', { class: 'trail-drawing', 'aria-hidden': 'true' },
+      el('span', { class: 'hub' }), ...tile.trail.map((side) => el('span', { class: `arm ${side}` })))],
+    building: () => [el('span', { class: 'name', text: buildingName(tile.building) }),
+      el('span', { class: 'goods' }, ...GOODS.filter((good) => tile.goods[good] > 0)
+        .map((good) => chip('good', good, tile.goods[good])))],
+  }[kindOf(tile)]();
+}
+
+/** A town in the contract's JSON drawn as this page draws its own, to be looked at (the
+ * play-along pages); `lit` the squares (`row,col`) to highlight. */
+export function drawTown(container, town, lit = new Set()) {
+  const tiles = new Map(town.tiles.map((tile) => [keyOf(tile.row, tile.col),
+    tile.building ? { building: tile.building, goods: tile.goods ?? {} } : { trail: tile.trail ?? [] }]));
+  drawSquares(container, [...tiles.keys()], (row, col) => {
+    const key = keyOf(row, col);
+    const tile = tiles.get(key);
+    return el('div', {
+      class: ['square', kindOf(tile), lit.has(key) && 'lit'].filter(Boolean).join(' '),
+      'data-key': `sq-${key}`, role: 'img',
+      'aria-label': `${t('space.title', { row, col })}: ${squareWords(row, col, tile)}`,
+    }, ...(tile ? squareContent(tile) : []));
+  });
 }
 
 function square(row, col, lit) {
@@ -139,15 +175,8 @@ function square(row, col, lit) {
   const tile = game.tiles[key];
   const entries = (result?.end_game ?? []).filter((entry) => entry.row === row && entry.col === col);
   const points = entries.reduce((sum, entry) => sum + entry.points, 0);
-  const kind = tile ? (tile.trail ? 'trail' : 'building') : 'empty';
-  const content = {
-    empty: () => [el('span', { class: 'plus', 'aria-hidden': 'true', text: '+' })],
-    trail: () => [el('span', { class: 'trail-drawing', 'aria-hidden': 'true' },
-      el('span', { class: 'hub' }), ...tile.trail.map((side) => el('span', { class: `arm ${side}` })))],
-    building: () => [el('span', { class: 'name', text: buildingName(tile.building) }),
-      el('span', { class: 'goods' }, ...GOODS.filter((good) => tile.goods[good] > 0)
-        .map((good) => chip('good', good, tile.goods[good])))],
-  }[kind]();
+  const kind = kindOf(tile);
+  const content = squareContent(tile);
   const words = squareWords(row, col, tile) + (entries.length ? `; ${t('points.long', { points })}` : '');
   return el('button', {
     type: 'button', class: ['square', kind, lit.has(key) && 'lit'].filter(Boolean).join(' '),
@@ -208,7 +237,7 @@ function renderScore() {
     el('span', { class: 'rule', text: entry.rule })))));
 }
 
-function stepWords(step) {
+export function stepWords(step) {
   const where = (at) => spaceName(at.row, at.col);
   switch (step.action) {
     case 'move':

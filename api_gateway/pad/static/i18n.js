@@ -321,6 +321,12 @@ export function setLanguage(code) {
   for (const listener of listeners) listener();
 }
 
+/** Add a module's own words (`tables`: `{en: {...}, fr: {...}}`) to the pad's, so a page
+ * kept in a module of its own keeps its words beside it. */
+export function addStrings(tables) {
+  for (const [code, table] of Object.entries(tables)) Object.assign(STRINGS[code], table);
+}
+
 /** Call `listener` after every change of language (to redraw what code wrote). */
 export function onLanguageChange(listener) {
   listeners.push(listener);

@@ -2,6 +2,8 @@
 
 import * as dfm from './dfm.js';
 import * as ff from './ff.js';
+import * as offline from './offline.js';
+import * as play from './play.js';
 import { onLanguageChange, setLanguage, t, translate } from './i18n.js';
 import { initBanner, selectTab, tabKeys } from './ui.js';
 
@@ -38,3 +40,5 @@ chooseGame(tabs, tabs.find((tab) => tab.dataset.game === wanted) ?? tabs[0]);
 
 dfm.init();
 ff.init();
+play.init();
+offline.init();
