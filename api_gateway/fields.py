@@ -27,7 +27,8 @@ from google.protobuf.descriptor import EnumDescriptor
 from google.protobuf.message import Message
 
 from tabletop_rules.messages import Template, template
-from tabletop_rules.problems import not_one_of, quoted, shortened
+from tabletop_rules.names import Names
+from tabletop_rules.problems import not_one_of, not_one_of_like, quoted, shortened
 
 from .compiled import (
     Compiler,
@@ -131,20 +132,27 @@ class ProtoEnum(ma.fields.Field[int]):
     """A protobuf enum value, named in JSON by its lower-case name without the prefix
     (``upper_case`` keeps the case, for names such as the sides N, E, S, W).
 
+    With ``spellings`` (words a player types: ingredients, goods), any spelling of a name
+    they find is read as it (``"Egg"``, ``"eggs"``, ``"œuf"``), and a near miss is told
+    the nearest. The compiled reader takes the contract's names only: another spelling is
+    refused there and read here, so both read alike.
+
     Documented as the component ``component`` (by default the enum's own name), which
     ``about`` describes: one enum type in generated clients, however many fields use it.
     """
 
     def __init__(self, enum: ProtoEnumType, noun: str, *, upper_case: bool = False,
                  component: str | None = None, about: str | None = None,
-                 **kwargs: Any) -> None:
+                 spellings: Names | None = None, **kwargs: Any) -> None:
         self.prefix = f"{_upper_snake(enum.DESCRIPTOR.name)}_"
         names = {name.removeprefix(self.prefix): number for name, number in enum.items()
                  if number != 0}
         self.by_name = names if upper_case else {n.lower(): v for n, v in names.items()}
         self.by_number = {number: name for name, number in self.by_name.items()}
         self.noun = noun
+        self.spellings = spellings
         self.not_one_of = not_one_of(noun)
+        self.not_one_of_like = None if spellings is None else not_one_of_like(noun)
         documented = Component(component or enum.DESCRIPTOR.name,
                                about or f"{noun[0].upper()}{noun[1:]}.")
         super().__init__(metadata={"enum": list(self.by_name), "type": "string",
@@ -156,10 +164,31 @@ class ProtoEnum(ma.fields.Field[int]):
         if not isinstance(value, str) or value not in self.by_name:
             if value is UNREADABLE:
                 return 0
+            if isinstance(value, str) and self.spellings is not None:
+                return self._named(value)
             shown = quoted(value) if isinstance(value, str) else shortened(json.dumps(value))
             raise ma.ValidationError(self.not_one_of(value=shown,
                                                      expected=tuple(self.by_name)))
         return self.by_name[value]
+
+    def named(self, value: str) -> str | None:
+        """The contract's name ``value`` spells (itself, or as a person writes it with
+        ``spellings``), or None."""
+        if value in self.by_name:
+            return value
+        named = None if self.spellings is None else self.spellings.find(value)
+        return named if named in self.by_name else None
+
+    def _named(self, value: str) -> int:
+        """The value ``value`` spells as a person writes it, or why there is none."""
+        assert self.spellings is not None and self.not_one_of_like is not None
+        named = self.named(value)
+        if named is not None:
+            return self.by_name[named]
+        expected, like = tuple(self.by_name), self.spellings.nearest(value)
+        raise ma.ValidationError(
+            self.not_one_of_like(value=quoted(value), like=like, expected=expected) if like
+            else self.not_one_of(value=quoted(value), expected=expected))
 
     def _serialize(self, value: int | None, attr: str | None, obj: Any,
                    **kwargs: Any) -> str | None:
@@ -170,6 +199,32 @@ class ProtoEnum(ma.fields.Field[int]):
 
     def compiled_dump(self, compiler: Compiler) -> Dump:
         return table_dumper(self.by_number)
+
+
+NAMED_AGAIN = template("NAMED_AGAIN", "{value} is {name:term} again; give each only once")
+
+
+class NamedKeys(ma.fields.Dict):
+    """An object keyed by names a person writes (a :class:`ProtoEnum` with spellings:
+    goods, ingredients): two keys naming one thing (``"Wood"`` and ``"wood"``) would
+    keep one count silently, so each key after the first is refused. The compiled reader
+    reads only the contract's names, which a JSON object cannot repeat."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> Any:
+        keys = self.key_field
+        if isinstance(value, Mapping) and isinstance(keys, ProtoEnum):
+            seen: set[str] = set()
+            again = {}
+            for key in value:
+                named = keys.named(key) if isinstance(key, str) else None
+                if named in seen:
+                    again[key] = {"key": [NAMED_AGAIN(value=quoted(key), name=named)]}
+                elif named is not None:
+                    seen.add(named)
+            if again:
+                raise ma.ValidationError(again)
+        return super()._deserialize(value, attr, data, **kwargs)  # type: ignore[no-untyped-call]
 
 
 def _upper_snake(camel: str) -> str:

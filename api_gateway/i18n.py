@@ -17,7 +17,7 @@ declares (new entries untranslated, entries no template uses dropped, translatio
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from tabletop_rules.downtown_farmers_market import INGREDIENTS, Action
 from tabletop_rules.foxglove_farm.game_state import GamePhase
 from tabletop_rules.foxglove_farm.model import GOODS, SIDES
 from tabletop_rules.messages import ENGLISH, TEMPLATES, Language, Param, Params, Template, find, render
+from tabletop_rules.names import Names
 
 from .headers import parsed_once, vary
 
@@ -116,6 +117,14 @@ def translation(tag: str) -> Language:
         return ENGLISH
     with catalog_path(tag).open("rb") as po:
         return Translation(tag, read_po(po, locale=tag))
+
+
+def term_names(words: Iterable[str]) -> Names:
+    """Game words (ingredients, goods) by every spelling a player may type: the word, and
+    its forms for one and for many in each language of :data:`LANGUAGES` ("œuf", "œufs")."""
+    languages = [translation(tag) for tag in LANGUAGES]
+    return Names({word: [language.term(word, n) for language in languages for n in (1, 2)]
+                  for word in words})
 
 
 def negotiate() -> str:

@@ -97,6 +97,14 @@ def not_one_of(noun: str) -> Template:
     return template(code, f"{{value}} is not {noun}; expected one of {{expected}}")
 
 
+def not_one_of_like(noun: str) -> Template:
+    """:func:`not_one_of` for a near miss, with the nearest names (``like``: "{value} is
+    not an ingredient; did you mean egg? ...")."""
+    code = "NOT_" + "_".join(noun.upper().split()) + "_LIKE"
+    return template(code, f"{{value}} is not {noun}; did you mean {{like:term,or}}? Expected "
+                          f"one of {{expected}}")
+
+
 EXPECTED_BOOLEAN = template("EXPECTED_BOOLEAN", "expected true or false")
 """A JSON value that should be true or false (the gateway's schemas and the rules' own
 JSON readers say it alike)."""

@@ -86,10 +86,11 @@ _MODE, _ROW_CHALLENGE, _COLUMN_CHALLENGE, _GRID_ROW = (
 _PLAYER_NAME, _PLAYER_BOARD = (wire.key(game_pb2.Player.DESCRIPTOR, name)
                                for name in ("name", "board"))
 (_RULES_VERSION, _STATE_MODE, _PLAYERS, _FACE_UP, _PILE_COUNT, _DISCARDS, _ROUND,
- _FIRST_PLAYER, _CURRENT_PLAYER, _EXPECTED, _GAME_OVER) = (
+ _FIRST_PLAYER, _CURRENT_PLAYER, _EXPECTED, _GAME_OVER, _REVEAL_COUNT) = (
     wire.key(game_pb2.GameState.DESCRIPTOR, name)
     for name in ("rules_version", "mode", "players", "face_up", "pile_count", "discards",
-                 "round", "first_player", "current_player", "expected", "game_over"))
+                 "round", "first_player", "current_player", "expected", "game_over",
+                 "reveal_count"))
 """The keys of the fields an answer's state is written with (:func:`state_to_proto`)."""
 _TAKE, _DISCARD, _REVEAL = (wire.key(game_pb2.Move.DESCRIPTOR, name)
                             for name in ("take", "discard", "reveal"))
@@ -102,7 +103,8 @@ _TILE_IN_TAKE = {ingredients: wire.part(_TAKE_TILE, data)
 _DISCARD_PLAYER, _DISCARD_TILE = (wire.key(game_pb2.DiscardTile.DESCRIPTOR, name)
                                   for name in ("player", "tile"))
 _REVEAL_TILES = wire.key(game_pb2.RevealTiles.DESCRIPTOR, "tiles")
-_MOVES = wire.key(service_pb2.ListLegalMovesResponse.DESCRIPTOR, "moves")
+_MOVES, _TURN = (wire.key(service_pb2.ListLegalMovesResponse.DESCRIPTOR, name)
+                 for name in ("moves", "turn"))
 """The keys of a move's fields (:func:`move_to_proto`), and a take's numbers and tiles
 as fields, looked up as legal moves are written."""
 
@@ -548,7 +550,8 @@ def _state_to_wire(state: dfm.GameState, encodings: Encodings | None = None) -> 
         wire.number(_FIRST_PLAYER, state.first_player),
         wire.number(_CURRENT_PLAYER, state.current_player),
         wire.number(_EXPECTED, _ACTION_TO_PROTO[state.expected]),
-        wire.number(_GAME_OVER, state.game_over)])
+        wire.number(_GAME_OVER, state.game_over),
+        wire.number(_REVEAL_COUNT, state.reveal_count)])
 
 
 def _written(board: dfm.Board, encodings: Encodings | None) -> bytes:
@@ -600,11 +603,23 @@ def move_to_proto(move: dfm.Move, message: game_pb2.Move | None = None) -> game_
     return message
 
 
-def legal_moves_to_proto(moves: Sequence[dfm.Move]) -> service_pb2.ListLegalMovesResponse:
-    """The answer listing ``moves``: its encoding written (each move's, :func:`_move_to_wire`)
-    and parsed at once."""
+def turn_to_proto(state: dfm.GameState) -> game_pb2.Turn:
+    """Who acts next in ``state``, what the game waits for, and at a reveal how many tiles."""
+    turn = dfm.GAME.turn(state)
+    message = game_pb2.Turn(expected=game_pb2.Action.ValueType(_ACTION_TO_PROTO[state.expected]),
+                            reveal_count=state.reveal_count)
+    if turn.player is not None:
+        message.player = turn.player
+    return message
+
+
+def legal_moves_to_proto(state: dfm.GameState, moves: Sequence[dfm.Move]
+                         ) -> service_pb2.ListLegalMovesResponse:
+    """The answer listing ``moves`` and the turn of ``state``: its encoding written (each
+    move's, :func:`_move_to_wire`) and parsed at once."""
     return service_pb2.ListLegalMovesResponse.FromString(
-        b"".join([wire.part(_MOVES, _move_to_wire(move)) for move in moves]))
+        b"".join([wire.part(_MOVES, _move_to_wire(move)) for move in moves])
+        + wire.part(_TURN, turn_to_proto(state).SerializeToString()))
 
 
 def violations_to_proto(violations: Sequence[dfm.Violation], move_path: Path

@@ -51,8 +51,8 @@ class DowntownFarmersMarketServicer(service_grpc.DowntownFarmersMarketServiceSer
     @translate_errors
     def ListLegalMoves(self, request: service_pb2.ListLegalMovesRequest,
                        context: grpc.ServicerContext) -> service_pb2.ListLegalMovesResponse:
-        return convert.legal_moves_to_proto(
-            dfm.legal_moves(convert.state_from_proto(request.state)))
+        state = convert.state_from_proto(request.state)
+        return convert.legal_moves_to_proto(state, dfm.legal_moves(state))
 
     @translate_errors
     def ValidateMove(self, request: service_pb2.ValidateMoveRequest,

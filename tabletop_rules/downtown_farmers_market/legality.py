@@ -94,7 +94,8 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     """Every legal take or discard, each once, in display order then row by row.
 
     Empty at a reveal: which tiles come up is the pile's to say, not a player's choice
-    (any :data:`.REVEAL_SIZE` tiles the pile can hold are legal), and once the game is over.
+    (any :attr:`.GameState.reveal_count` tiles the pile can hold are legal), and once the
+    game is over.
     """
     _require_valid(state)
     seat = state.current_player
@@ -159,7 +160,7 @@ def _order_violations(state: GameState, move: TakeTile | DiscardTile) -> list[Vi
     if state.expected is Action.REVEAL:
         return [Violation(Reason.REVEAL_REQUIRED, rule, _REVEAL_REQUIRED(
             mode=state.mode.value, player=current, round=state.round,
-            count=REVEAL_SIZE[state.mode]))]
+            count=state.reveal_count))]
     found = []
     mover = state.players[move.player].name
     own_turn = move.player == state.current_player

@@ -18,6 +18,7 @@ from ..problems import Problem
 from .draft import (
     DRAFT_RULE,
     MIN_PLAYERS,
+    REVEAL_SIZE,
     ROUNDS,
     TOTAL_TILES,
     Action,
@@ -72,6 +73,13 @@ class GameState:
     def game_over(self) -> bool:
         """True once every grid is full (DFM-R14)."""
         return self.expected is None
+
+    @property
+    def reveal_count(self) -> int:
+        """How many tiles the expected reveal turns over from the pile (4 as a round
+        begins, 1 in Young Shopper; DFM-R11, DFM-R13); 0 when no reveal is expected. A
+        client need not learn it from a refused reveal."""
+        return REVEAL_SIZE[self.mode] if self.expected is Action.REVEAL else 0
 
 
 def check_state(state: GameState) -> list[Problem]:

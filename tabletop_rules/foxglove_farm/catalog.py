@@ -13,10 +13,11 @@ import hashlib
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 from ..messages import template
+from ..names import Names
 from ..problems import InvalidInputError, Path, Problem
 from .effects import Convert, ConvertDistinct, Effect, Phase, ProcessingEffect
 from .pieces import Good, Goods
@@ -111,6 +112,12 @@ class Catalog:
     def __len__(self) -> int:
         return len(self.buildings)
 
+    @cached_property
+    def names(self) -> Names:
+        """Its buildings' ids by the names a person writes: the id, or the printed name
+        ("Hauler's Hut"), in any case and spacing."""
+        return Names({building.id: (building.name,) for building in self})
+
     def with_definitions(self, definitions: Mapping[str, Building]) -> Catalog:
         """This catalog with ``definitions`` added or replacing entries of the same id."""
         if not definitions:
@@ -147,10 +154,10 @@ UNDOCUMENTED = template(
     "not printed there, so it cannot be refereed as is; define it in this request's "
     "\"catalog\", for example \"catalog\": {{\"{building}\": {{\"slots\": 3, \"effects\": "
     "[{{\"kind\": \"gain\", \"when\": \"production\", \"goods\": {{\"wheat\": 1}}}}]}}}} "
-    "with the printed tile's slots and effects (format: {doc})")
+    "with the printed tile's slots and effects")
 
 
 def undocumented_problem(building: Building, path: Path) -> Problem:
     """The Problem for a town that uses a building the rulebook does not describe."""
     return Problem(path, UNDOCUMENTED(quoted=repr(building.id), name=building.name,
-                                      building=building.id, doc=CATALOG_DOC))
+                                      building=building.id))

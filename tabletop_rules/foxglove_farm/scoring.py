@@ -12,7 +12,7 @@ from typing import Any
 
 from dataclasses import dataclass
 
-from ..messages import Param, Say, part, template
+from ..messages import LABEL, Param, Say, part, template
 from .effects import (
     BonusIfHeld,
     Effect,
@@ -24,14 +24,12 @@ from .effects import (
 )
 from .model import BuildingTile, Position, Town
 
-_AT = part("FF_PART_BUILDING_AT", "{building} ({row}, {col})")
-
-
 def _named(params: Mapping[str, Any], say: Say) -> dict[str, str]:
-    """The buildings an effect counted, " (Forest (0, 0), Butcher (2, 0))", or nothing."""
-    names = [say(_AT, building=b, row=r, col=c) for b, r, c in zip(
+    """The buildings an effect counted, " (Forest at row 0, col 0; Butcher at row 2, col
+    0)", or nothing: each at its position as every message words one (:data:`LABEL`)."""
+    names = [say(LABEL, building=b, row=r, col=c) for b, r, c in zip(
         params["buildings"], params["rows"], params["cols"])]
-    return {"named": f" ({', '.join(names)})" if names else ""}
+    return {"named": f" ({'; '.join(names)})" if names else ""}
 
 
 END_GAME = template(

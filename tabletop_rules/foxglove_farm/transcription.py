@@ -10,7 +10,6 @@ sent. What the town read gets wrong is :func:`.check_town`'s to say.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
@@ -18,7 +17,7 @@ from typing import NamedTuple, TypeVar
 from ..messages import template
 from ..problems import InvalidInputError, Path, Problem, quoted
 from ._json import too_long
-from .catalog import CATALOG_DOC, Building, Catalog
+from .catalog import Building, Catalog
 from .catalog_format import parse_catalog
 from .model import NO_GOODS, Goods, Position, Side, Tile
 from .town import check_numbers, check_overlapping, too_many_tiles
@@ -35,14 +34,13 @@ TRAIL_HOLDS_NO_GOODS = template("FF_TRAIL_HOLDS_NO_GOODS",
                                 "a trail tile holds no goods; goods sit on building tiles")
 SIDE_TWICE = template("FF_SIDE_TWICE", "side {side} is listed twice")
 UNKNOWN_BUILDING = template(
-    "FF_UNKNOWN_BUILDING", "{building} is not a building the catalog knows (ids are the "
-    "tile's name in snake_case, apostrophes dropped; a tile the catalog lacks can be defined "
-    "in the request's \"catalog\": {doc})")
+    "FF_UNKNOWN_BUILDING", "{building} is not a building the catalog knows (a tile it lacks "
+    "can be defined in the request's \"catalog\")")
 UNKNOWN_BUILDING_LIKE = template(
     "FF_UNKNOWN_BUILDING_LIKE", "{building} is not a building the catalog knows; did you mean "
-    "{like}? (ids are the tile's name in snake_case, apostrophes dropped; a tile the catalog "
-    "lacks can be defined in the request's \"catalog\": {doc})")
-""":data:`UNKNOWN_BUILDING` for an id close to one the catalog knows (``like``)."""
+    "{like:or}? (a tile it lacks can be defined in the request's \"catalog\")")
+""":data:`UNKNOWN_BUILDING` for a name close to those of buildings the catalog knows
+(``like``: their printed names, the closest first)."""
 
 Item = TypeVar("Item")
 
@@ -63,8 +61,9 @@ def town_catalog(data: object, base: Catalog, path: Path, problems: list[Problem
 
 def find_building(building_id: str, catalog: Catalog, refused: frozenset[str], path: Path,
                   problems: list[Problem]) -> Building | None:
-    """The building a tile names, or ``None`` with the problem recorded (none for an id
-    whose request definition was already refused)."""
+    """The building a tile names by its id or as a person writes it (``"Charcoal Kiln"``,
+    :class:`.Names`), or ``None`` with the problem recorded (none for an id whose request
+    definition was already refused)."""
     problem = too_long(building_id, path, MAX_BUILDING_ID_LENGTH)
     if problem is not None:
         problems.append(problem)
@@ -73,6 +72,9 @@ def find_building(building_id: str, catalog: Catalog, refused: frozenset[str], p
         return None
     building = catalog.get(building_id)
     if building is None:
+        named = catalog.names.find(building_id)
+        if named is not None:
+            return catalog[named]
         problems.append(_unknown_building(building_id, catalog, path))
     return building
 
@@ -145,8 +147,8 @@ def read_tiles(items: Sequence[Item], read: Callable[[Item, Path], Tile | Unread
 
 
 def _unknown_building(building_id: str, catalog: Catalog, path: Path) -> Problem:
-    close = difflib.get_close_matches(building_id, [b.id for b in catalog], n=1)
+    close = catalog.names.nearest(building_id)
     if close:
-        return Problem(path, UNKNOWN_BUILDING_LIKE(building=quoted(building_id),
-                                                   like=repr(close[0]), doc=CATALOG_DOC))
-    return Problem(path, UNKNOWN_BUILDING(building=quoted(building_id), doc=CATALOG_DOC))
+        return Problem(path, UNKNOWN_BUILDING_LIKE(
+            building=quoted(building_id), like=tuple(catalog[id_].name for id_ in close)))
+    return Problem(path, UNKNOWN_BUILDING(building=quoted(building_id)))

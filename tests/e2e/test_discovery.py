@@ -10,7 +10,7 @@ import pytest
 import requests
 
 from api_gateway.browser import COMPRESS_MIN_SIZE
-from clients import RestClient
+from tabletop_referee_clients import RestClient
 from tabletop_rules.foxglove_farm.catalog import builtin_catalog
 
 from ..platform.foxglove_towns import KULY

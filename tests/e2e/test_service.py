@@ -29,7 +29,7 @@ from api_gateway.resources.foxglove_farm.schemas import (
     TransportMoveSchema,
     TransportVerdictSchema,
 )
-from clients import GrpcClient, InvalidRequestError, RestClient
+from tabletop_referee_clients import GrpcClient, InvalidRequestError, RestClient
 from referee.downtown_farmers_market.v1 import scoring_pb2
 
 from ..foxglove_farm.towns import b, town_data, town_dicts
@@ -167,7 +167,7 @@ def test_a_misspelt_building_and_a_tile_cut_off_get_one_422(service: Service) ->
     assert answer.status_code == 422, answer.text
     errors = answer.json()["errors"]
     assert [e["pointer"] for e in errors] == ["/tiles/2/building", "/tiles/3"]
-    assert "did you mean 'granary'" in errors[0]["detail"]
+    assert "did you mean Granary" in errors[0]["detail"]
     assert "does not touch the rest of the town" in errors[1]["detail"]
 
 

@@ -48,7 +48,7 @@ COMMUNITY = [t(1, 0, "NE"), t(1, 1, "WES"), b(2, 1, "community_centre"), b(1, 2,
 def test_community_centre_counts_buildings_reached_through_trails_only():
     centre = entry(town(*COMMUNITY), "community_centre")
     assert centre.points == 6 and centre.rule == "FF-R6"  # the Forest and the Butcher
-    assert "Forest (0, 0)" in centre.explanation and "Butcher (1, 2)" in centre.explanation
+    assert "Forest at row 0, col 0" in centre.explanation and "Butcher at row 1, col 2" in centre.explanation
     assert "Ranch" not in centre.explanation and "Charcoal Kiln" not in centre.explanation
 
 
@@ -58,7 +58,7 @@ def test_community_centre_counts_each_building_once_and_never_itself():
     assert entry(town(*loop, t(1, 1, "WS")), "community_centre").points == 0
     # open the loop's corner north to the Mine: reached both ways round, counted once
     centre = entry(town(*loop, t(1, 1, "WSN")), "community_centre")
-    assert centre.points == 3 and "Mine (0, 1)" in centre.explanation
+    assert centre.points == 3 and "Mine at row 0, col 1" in centre.explanation
 
 
 def test_community_centre_with_nothing_connected():
@@ -74,7 +74,7 @@ GUILD = [b(1, 1, "guildhall"), b(0, 2, "charcoal_kiln"), b(1, 2, "butcher"),
 def test_guildhall_counts_surrounding_processing_buildings():
     hall = entry(town(*GUILD), "guildhall")
     assert hall.points == 9 and hall.rule == "FF-R8"
-    assert "Market (2, 0)" in hall.explanation and "Bakery" not in hall.explanation
+    assert "Market at row 2, col 0" in hall.explanation and "Bakery" not in hall.explanation
 
 
 def test_guildhall_is_capped():

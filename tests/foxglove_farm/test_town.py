@@ -151,7 +151,8 @@ def test_a_trail_holds_no_goods():
 def test_an_unknown_building_gets_a_suggestion():
     problem = only_problem(town_data(b(1, 0, "charcoal_klin")))
     assert problem.path == ("tiles", 2, "building")
-    assert "'charcoal_kiln'" in problem.message
+    assert "did you mean Charcoal Kiln" in problem.message
+    assert problem.message.params["like"][0] == "Charcoal Kiln"
 
 
 def test_a_misspelt_building_does_not_hide_a_tile_cut_off():
@@ -159,7 +160,7 @@ def test_a_misspelt_building_does_not_hide_a_tile_cut_off():
     square, so the town's one group is judged with it (FF-R9)."""
     problems = problems_of(town_data(b(1, 0, "granery"), t(5, 5, "NS")))
     assert [p.path for p in problems] == [("tiles", 2, "building"), ("tiles", 3)]
-    assert "did you mean 'granary'" in problems[0].message
+    assert "did you mean Granary" in problems[0].message
     assert "does not touch the rest of the town" in problems[1].message
 
 

@@ -8,7 +8,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api_gateway import create_app
-from clients import GrpcClient
+from tabletop_referee_clients import GrpcClient
 from engine_service.server import Engine, create_server
 
 

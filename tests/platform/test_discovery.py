@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from api_gateway import create_app
 from api_gateway.resources.downtown_farmers_market.schemas import CHALLENGE_SCHEMAS
-from clients import GrpcClient
+from tabletop_referee_clients import GrpcClient
 from tabletop_rules.downtown_farmers_market import RULES_VERSION as DFM_RULES
 from tabletop_rules.foxglove_farm.catalog import builtin_catalog, builtin_catalog_version
 from tabletop_rules.foxglove_farm.catalog_format import building_to_dict

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api_gateway.resources.downtown_farmers_market.schemas import GameSetupSchema, TakeTileSchema
-from clients import GrpcClient, InvalidRequestError
+from tabletop_referee_clients import GrpcClient, InvalidRequestError
 from referee.downtown_farmers_market.v1 import game_pb2
 
 from ..sample_boards import INGREDIENTS, SIMPLE_BOARD
@@ -34,7 +34,7 @@ VALIDATE, REPLAY = f"{PREFIX}/moves/validate", f"{PREFIX}/games/replay"
 POSITIONS = sorted((Path(__file__).resolve().parents[1] / "data" / "downtown_farmers_market"
                     / "positions").glob("*.json"))
 STATE_FIELDS = ["rules_version", "mode", "players", "face_up", "pile_count", "discards",
-                "round", "first_player", "current_player", "expected", "game_over"]
+                "round", "first_player", "current_player", "expected", "game_over", "reveal_count"]
 FIRST_FACE_UP = {"standard": 5, "young_shopper": 3}
 REVEAL_SIZE = {"standard": 4, "young_shopper": 1}
 NAMES = ["Ana", "Ben", "Cy", "Dee"]
@@ -73,7 +73,8 @@ def test_a_new_game_answers_the_first_state(opening: Json) -> None:
     assert {k: v for k, v in opening.items() if k != "players"} == {
         "rules_version": 1, "mode": "standard",
         "face_up": setup()["face_up"], "pile_count": 60, "discards": [], "round": 1,
-        "first_player": 0, "current_player": 0, "expected": "take", "game_over": False}
+        "first_player": 0, "current_player": 0, "expected": "take", "game_over": False,
+        "reveal_count": 0}
     ana = opening["players"][0]
     assert ana["name"] == "Ana" and ana["board"]["grid"] == [[None] * 4] * 4
     assert ana["board"]["row_challenges"] == SIMPLE_BOARD["row_challenges"]
@@ -211,8 +212,9 @@ def play(gateway: FlaskClient, rng: random.Random, mode: str, players: int
     while not states[-1]["game_over"]:
         state = states[-1]
         if state["expected"] == "reveal":
-            move = {"action": "reveal", "tiles": pile[:REVEAL_SIZE[mode]]}
-            del pile[:REVEAL_SIZE[mode]]
+            assert state["reveal_count"] == REVEAL_SIZE[mode]
+            move = {"action": "reveal", "tiles": pile[:state["reveal_count"]]}
+            del pile[:state["reveal_count"]]
         else:
             move = rng.choice(post(gateway, LEGAL_MOVES, {"state": state})["moves"])
             assert move["action"] == state["expected"] and move["player"] == state[
@@ -233,7 +235,8 @@ def test_a_random_game_played_and_replayed_through_the_api(
     final = states[-1]
     assert final["expected"] is None and final["round"] == 16
     assert all(None not in row for p in final["players"] for row in p["board"]["grid"])
-    assert post(gateway, LEGAL_MOVES, {"state": final}) == {"moves": []}
+    assert post(gateway, LEGAL_MOVES, {"state": final}) == {
+        "turn": {"expected": None, "reveal_count": 0}, "moves": []}
     over = post(gateway, VALIDATE, {"state": final, "move": log[-1]})
     assert [v["reason"] for v in over["violations"]] == ["GAME_OVER"]
 

@@ -183,6 +183,7 @@ def _state_by_fields(state: dfm.GameState) -> game_pb2.GameState:
     message.current_player = state.current_player
     message.expected = convert._ACTION_TO_PROTO[state.expected]
     message.game_over = state.game_over
+    message.reveal_count = state.reveal_count
     return message
 
 
@@ -235,8 +236,10 @@ def test_moves_are_written_as_field_by_field() -> None:
             moves.extend(game.moves)
             for state in game.states[::5]:
                 listed = dfm.legal_moves(state)
-                answer = convert.legal_moves_to_proto(listed)
+                answer = convert.legal_moves_to_proto(state, listed)
                 assert list(answer.moves) == [_move_by_fields(move) for move in listed]
+                assert (answer.turn.expected, answer.turn.reveal_count) == (
+                    convert._ACTION_TO_PROTO[state.expected], state.reveal_count)
     for move in moves:
         assert convert.move_to_proto(move) == _move_by_fields(move)
         assert convert.move_to_proto(move).SerializeToString() == \

@@ -18,7 +18,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 
 from api_gateway.resources.foxglove_farm.schemas import TownSchema, TransportMoveSchema
-from clients import GrpcClient, InvalidRequestError
+from tabletop_referee_clients import GrpcClient, InvalidRequestError
 from engine_service.foxglove_farm import convert
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2_grpc as service_grpc
@@ -155,7 +155,7 @@ def test_rank_problems_point_into_each_player(grpc_client: GrpcClient) -> None:
                scoring_pb2.PlayerTown(name="Kuly", town=broken)]
     found = problems_of(grpc_client.foxglove_farm.rank_towns, players)
     assert found.keys() == {"/players/1/name", "/players/1/town/tiles/0/building"}
-    assert "did you mean 'forest'" in found["/players/1/town/tiles/0/building"]
+    assert "did you mean Forest" in found["/players/1/town/tiles/0/building"]
 
 
 def test_plan_final_round_answers_the_planner_s_plan(grpc_client: GrpcClient) -> None:
@@ -225,7 +225,7 @@ WIRE_SHAPE_PROBLEMS: dict[str, tuple[Callable[[town_pb2.Town], object], str, str
     "two tiles at one position": (lambda m: m.tiles.append(m.tiles[2]), "/town/tiles/9",
                                   "overlaps tile 2"),
     "misspelt building": (lambda m: setattr(m.tiles[3], "building", "charcoal_klin"),
-                          "/town/tiles/3/building", "did you mean 'charcoal_kiln'?"),
+                          "/town/tiles/3/building", "did you mean Charcoal Kiln"),
     "building id too long": (lambda m: setattr(m.tiles[3], "building", "k" * 101),
                              "/town/tiles/3/building", "at most 100 characters; got 101"),
     "too many tiles": (lambda m: [_add_tile(m, row=9, col=c, trail=town_pb2.Trail(sides=[2, 4]))
@@ -272,7 +272,7 @@ def test_a_misspelt_building_and_a_bad_enum_are_reported_together(
     found = violations(engine_address, "ValidateTransport", request)
     assert found.keys() == {"/town/tiles/3/building", "/town/tiles/2/trail/0",
                             "/town/score_track", "/move/good", "/move/count", "/move/from/row"}
-    assert "did you mean 'charcoal_kiln'?" in found["/town/tiles/3/building"]
+    assert "did you mean Charcoal Kiln" in found["/town/tiles/3/building"]
     assert "'Side number 77' is not a side" in found["/town/tiles/2/trail/0"]
 
 

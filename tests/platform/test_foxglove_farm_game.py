@@ -27,7 +27,7 @@ from api_gateway.resources.foxglove_farm.game_schemas import (
     action_field,
 )
 from api_gateway import create_app
-from clients import GrpcClient, InvalidRequestError
+from tabletop_referee_clients import GrpcClient, InvalidRequestError
 from engine_service.calls import CallLimits
 from engine_service.foxglove_farm import convert
 from engine_service.server import create_server, expensive_seats
@@ -363,7 +363,7 @@ def test_a_transcribed_state_hears_of_every_problem(gateway: FlaskClient,
         "/state/board/offer/0/building", "/state/board/stacks/C"}
     unknown = next(e for e in answer["errors"] if e["pointer"].endswith("/building")
                    and "players" in e["pointer"])
-    assert "did you mean 'granary'" in unknown["detail"]
+    assert "did you mean Granary" in unknown["detail"]
 
 
 def test_a_phase_every_player_finished_is_refused_not_failed(gateway: FlaskClient,

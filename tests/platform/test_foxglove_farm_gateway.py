@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clients import GrpcClient
+from tabletop_referee_clients import GrpcClient
 from tabletop_rules.foxglove_farm.catalog import builtin_catalog_version
 from tabletop_rules.foxglove_farm.game_state import RULES_VERSION
 
@@ -204,7 +204,7 @@ def test_unknown_and_undocumented_buildings_say_how_to_define_them(
         gateway: FlaskClient) -> None:
     (unknown,) = problem(gateway.post(SCORE, json=MALFORMED_TOWNS["unknown building"][0]),
                          422)["errors"]
-    assert "did you mean 'forest'" in unknown["detail"] and '"catalog"' in unknown["detail"]
+    assert "did you mean Forest" in unknown["detail"] and '"catalog"' in unknown["detail"]
     (undocumented,) = problem(gateway.post(SCORE, json=UNDOCUMENTED), 422)["errors"]
     assert '"catalog": {"windmill": {"slots"' in undocumented["detail"]
     defined = {**UNDOCUMENTED, "catalog": {"windmill": {"slots": 3, "effects": [

@@ -70,9 +70,11 @@ def test_a_422_in_french(gateway: FlaskClient) -> None:
     assert (body["title"], body["detail"]) == ("Requête invalide",
                                                "2 problèmes dans le corps de la requête")
     by_code = {e["code"]: e for e in body["errors"]}
-    assert by_code["NOT_AN_INGREDIENT"]["pointer"] == "/grid/0/0/0"
-    assert by_code["NOT_AN_INGREDIENT"]["params"]["value"] == "'brad'"
-    assert by_code["NOT_AN_INGREDIENT"]["detail"].startswith("'brad' n'est pas un ingrédient")
+    misspelt = by_code["NOT_AN_INGREDIENT_LIKE"]
+    assert misspelt["pointer"] == "/grid/0/0/0"
+    assert misspelt["params"]["value"] == "'brad'" and misspelt["params"]["like"] == ["bread"]
+    assert misspelt["detail"].startswith("'brad' n'est pas un ingrédient ; vouliez-vous dire "
+                                         "pain ?")
     assert by_code["UNKNOWN_FIELD"]["detail"].startswith("ce champ n'existe pas ici")
 
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from clients import GrpcClient, InvalidRequestError
-from clients.contract_json import to_json, to_message
+from tabletop_referee_clients import GrpcClient, InvalidRequestError
+from tabletop_referee_clients.contract_json import to_json, to_message
 from api_gateway.resources.downtown_farmers_market.schemas import ScoreBoardSchema, ScoreSchema
 from api_gateway.resources.foxglove_farm.schemas import ScoreTownSchema, TownScoreSchema
 from referee.downtown_farmers_market.v1 import board_pb2

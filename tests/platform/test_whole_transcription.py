@@ -23,7 +23,7 @@ RANK = "/v1/downtown-farmers-market/rank"
 FF_SCORE = "/v1/foxglove-farm/score"
 FF_RANK = "/v1/foxglove-farm/rank"
 TRANSPORT = "/v1/foxglove-farm/transport/validate"
-MISSPELT = ("braed", "cron", "eggs", "chese", "milc", "carot", "Bread", "")
+MISSPELT = ("braed", "cron", "eggz", "chese", "milc", "carot", "Braed", "")
 
 
 def errors(response: Any) -> list[tuple[str, str]]:
@@ -45,14 +45,14 @@ def test_a_misspelt_ingredient_and_a_rules_problem_elsewhere_get_one_422(
     assert [e["pointer"] for e in answer["errors"]] == [
         "/column_challenges/2/points", "/grid/1/2/1", "/grid/3/3"]  # as the body has them
     assert answer["detail"] == "3 problems in the request body"
-    assert answer["errors"][1]["code"] == "NOT_AN_INGREDIENT"
+    assert answer["errors"][1]["code"] == "NOT_AN_INGREDIENT_LIKE"
     assert "'braed' is not an ingredient" in answer["errors"][1]["detail"]
 
 
 def test_a_misspelt_good_and_a_disconnected_tile_get_one_422(gateway: FlaskClient) -> None:
     town = town_data(b(1, 0, "ranch", sheap=2), b(4, 4, "granary", wheat=1))
     assert errors(gateway.post(FF_SCORE, json=town)) == [
-        ("/tiles/2/goods/sheap", "NOT_A_GOODS_TYPE"), ("/tiles/3", "FF_CUT_OFF")]
+        ("/tiles/2/goods/sheap", "NOT_A_GOODS_TYPE_LIKE"), ("/tiles/3", "FF_CUT_OFF")]
 
 
 def test_a_misspelt_side_keeps_its_square(gateway: FlaskClient) -> None:

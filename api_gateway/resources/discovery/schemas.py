@@ -11,9 +11,9 @@ from typing import Any
 import marshmallow as ma
 from google.protobuf import json_format, struct_pb2
 
-from clients.contract_json import whole_numbers
 from referee.downtown_farmers_market.v1 import challenge_types_pb2
 from referee.v1 import referee_service_pb2
+from referee_wire.struct_json import whole_numbers
 from tabletop_rules.foxglove_farm.catalog import PROVENANCED_FIELDS, SOURCES, TIERS
 
 from ...fields import AnswerSchema, ProtoEnum, SetFieldsSchema

@@ -79,9 +79,11 @@ def new_game(setup: game_pb2.Setup) -> game_pb2.GameState:
 @EXAMPLES.operation("listDowntownFarmersMarketLegalMoves")
 def legal_moves(request: service_pb2.ListLegalMovesRequest
                 ) -> service_pb2.ListLegalMovesResponse:
-    """Every legal take or discard in a state, each distinct tile once.
+    """Every legal take or discard in a state, each distinct tile once, and the `turn`:
+    who acts next and what the game waits for.
 
-    Empty at a reveal (which tiles come up is the pile's to say) and once the game is over.
+    No moves at a reveal (which tiles come up is the pile's to say: the turn's
+    `reveal_count` says how many to turn over) and once the game is over.
     """
     return engine.call(_stub().ListLegalMoves, request)
 

@@ -41,13 +41,16 @@ from tabletop_rules.downtown_farmers_market.readings import (
 )
 from tabletop_rules.downtown_farmers_market.replay import MAX_LOG_MOVES
 from tabletop_rules.downtown_farmers_market.state import RULES_VERSION
+from tabletop_rules.messages import template
 from tabletop_rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 
 from ...compiled import Compiler, Dump, Loader, attribute_read
+from ...i18n import term_names
 from ...fields import (
     INT32_MIN,
     AnswerSchema,
     Component,
+    NamedKeys,
     PresentNested,
     ProtoEnum,
     SetFieldsSchema,
@@ -69,9 +72,15 @@ LINE = (0, GRID_SIZE - 1)
 """A row's or column's range (0 is the top row, the left column)."""
 
 
+INGREDIENT_NAMES = term_names(i.value for i in INGREDIENTS)
+"""The ingredients as a player may write them: "Egg", "eggs", "œuf"."""
+
+
 def ingredient(**kwargs: Any) -> ProtoEnum:
-    return ProtoEnum(board_pb2.Ingredient, INGREDIENT_NOUN, about=(
-        "One of the six ingredients on the Food tiles."), **kwargs)
+    return ProtoEnum(board_pb2.Ingredient, INGREDIENT_NOUN, spellings=INGREDIENT_NAMES, about=(
+        "One of the six ingredients on the Food tiles. Written as a person writes it (any "
+        "case and spacing, a plural, the French word) it is read as the one it names; "
+        "answers give these names."), **kwargs)
 
 
 def ingredient_list(**kwargs: Any) -> ma.fields.List[int]:
@@ -101,6 +110,13 @@ FOOD_TILE = Component("FoodTile", (
     "repeats allowed, in any order (DFM-R15)."))
 
 
+DOUBTS_ONLY_SCORED = template(
+    "DFM_DOUBTFUL_SPACE_NOT_RANKED",
+    "a space read in doubt (its candidates) is taken only by /score, which says what each "
+    "reading scores; here give the one tile the space holds")
+"""A doubtful space where only one reading can be ranked (the players' boards at /rank)."""
+
+
 class FoodTileField(ma.fields.List[Any]):
     """A Food tile as the contract writes it: its 1 to 3 ingredients, repeats allowed."""
 
@@ -112,6 +128,8 @@ class FoodTileField(ma.fields.List[Any]):
     def _deserialize(  # type: ignore[override]  # marshmallow types a List's value as list
             self, value: Any, attr: str | None, data: Any,
             **kwargs: Any) -> board_pb2.FoodTile:
+        if isinstance(value, dict) and "candidates" in value:
+            raise ma.ValidationError(DOUBTS_ONLY_SCORED())
         ingredients = super()._deserialize(value, attr, data, **kwargs)
         # ingredient() reads Ingredient numbers; List's type says any value, or None
         return board_pb2.FoodTile(ingredients=ingredients)  # type: ignore[arg-type]
@@ -197,7 +215,7 @@ class IngredientSetField(ma.fields.List[Any]):
         return compiler.listed_attribute(self, "ingredients")
 
 
-class IngredientCountsField(ma.fields.Dict):
+class IngredientCountsField(NamedKeys):
     """Ingredients and their counts (``IngredientCount`` entries), as an object: read
     as a dict of their values, written from the entries."""
 
@@ -628,12 +646,18 @@ class RankingSchema(AnswerSchema):
     rules_version = rules_version_field()
 
 
+def expected_move(**kwargs: Any) -> ProtoEnum:
+    return ProtoEnum(game_pb2.Action, "an action", component="ExpectedMove", about=(
+        "The move a game waits for: a take, a discard, or tiles revealed from the pile."),
+                     **kwargs)
+
+
 class GameStateSchema(ma.Schema):
     """A game between two actions. The referee keeps nothing: send back the state it last
     answered, unchanged, with the next move."""
 
     class Meta:
-        answered = ("mode", "discards", "game_over")
+        answered = ("mode", "discards", "game_over", "reveal_count")
 
     rules_version = int32(required=True, accepted=(RULES_VERSION, RULES_VERSION), metadata={
         "description": f"the rules the state follows; this referee plays version "
@@ -657,14 +681,18 @@ class GameStateSchema(ma.Schema):
         "description": "the seat holding the First Player token"})
     current_player = int32(required=True, accepted=SEAT, metadata={
         "description": "the seat that acts next (at a reveal: takes next)"})
-    expected = ProtoEnum(game_pb2.Action, "an action", component="ExpectedMove", about=(
-        "The move a game waits for: a take, a discard, or tiles revealed from the pile."),
-                         required=True, allow_none=True,
-                         metadata={"description": "what the game waits for; null once the "
-                                                  "game is over"})
+    expected = expected_move(required=True, allow_none=True,
+                             metadata={"description": "what the game waits for; null once "
+                                                      "the game is over"})
     game_over = ma.fields.Boolean(metadata={
         "readOnly": True, "description": "true once every grid is full (DFM-R14); ignored "
                                          "in requests"})
+    reveal_count = ma.fields.Integer(metadata={
+        "readOnly": True, **limits(0, max(REVEAL_SIZE.values())),
+        "description": f"at a reveal, how many tiles to turn over from the pile "
+                       f"({REVEAL_SIZE[Mode.STANDARD]} as a round begins, DFM-R11; "
+                       f"{REVEAL_SIZE[Mode.YOUNG_SHOPPER]} in Young Shopper, DFM-R13); 0 "
+                       f"otherwise; ignored in requests"})
 
     @ma.post_load
     def to_proto(self, data: dict[str, Any], **kwargs: Any) -> game_pb2.GameState:
@@ -788,12 +816,28 @@ class LegalMovesRequestSchema(ma.Schema):
         return service_pb2.ListLegalMovesRequest(**data)
 
 
-class LegalMovesSchema(AnswerSchema):
-    """Every legal move in a state."""
+class TurnSchema(SetFieldsSchema):
+    """Who acts next and what the game waits for."""
 
+    player = ma.fields.Integer(metadata={
+        **limits(*SEAT),
+        "description": "the seat that takes or discards next; absent at a reveal (the pile "
+                       "decides what comes up) and once the game is over"})
+    expected = expected_move(dump_default=None, required=True, allow_none=True, metadata={
+        "description": "what the game waits for; null once the game is over"})
+    reveal_count = ma.fields.Integer(dump_default=0, required=True, metadata={
+        **limits(0, max(REVEAL_SIZE.values())),
+        "description": "at a reveal, how many tiles to turn over from the pile; 0 otherwise"})
+
+
+class LegalMovesSchema(AnswerSchema):
+    """Every legal move in a state, and what the game waits for."""
+
+    turn = ma.fields.Nested(TurnSchema, required=True)
     moves = ma.fields.List(move_field(), required=True, metadata={
         "description": "every legal take or discard, each distinct tile once; empty at a "
-                       "reveal (the pile decides) and once the game is over"})
+                       "reveal (the pile decides: `turn` says how many tiles) and once the "
+                       "game is over"})
 
 
 class ValidateMoveRequestSchema(ma.Schema):

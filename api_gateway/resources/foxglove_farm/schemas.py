@@ -20,6 +20,7 @@ from referee.foxglove_farm.v1 import planning_pb2, scoring_pb2, town_pb2, transp
 from tabletop_rules.foxglove_farm.catalog import MAX_DEFINITIONS
 from tabletop_rules.messages import template
 from tabletop_rules.foxglove_farm.model import MAX_SCORE_TRACK
+from tabletop_rules.foxglove_farm.pieces import Good
 from tabletop_rules.foxglove_farm.town import MAX_COORDINATE, MAX_GOODS_COUNT, MAX_TILES
 from tabletop_rules.foxglove_farm.transcription import BOTH_KINDS, MAX_BUILDING_ID_LENGTH
 from tabletop_rules.foxglove_farm.transport import MAX_MOVE_COUNT
@@ -31,11 +32,13 @@ from tabletop_rules.foxglove_farm.readings import (
 )
 
 from ...compiled import Compiler, Dump, Loader
+from ...i18n import term_names
 from ...fields import (
     INT32_MAX,
     INT32_MIN,
     AnswerSchema,
     Component,
+    NamedKeys,
     PresentNested,
     ProtoEnum,
     Tagged,
@@ -71,8 +74,14 @@ def coordinate(**kwargs: Any) -> ma.fields.Integer:
     return int32(accepted=COORDINATE, **kwargs)
 
 
+GOOD_NAMES = term_names(good.value for good in Good)
+"""The goods types as a player may write them: "Wood", "sheep ", "bois"."""
+
+
 def good_type(**kwargs: Any) -> ProtoEnum:
-    return ProtoEnum(town_pb2.Good, "a goods type", about="A type of goods.", **kwargs)
+    return ProtoEnum(town_pb2.Good, "a goods type", spellings=GOOD_NAMES, about=(
+        "A type of goods. Written as a person writes it (any case and spacing, a plural, the "
+        "French word) it is read as the one it names; answers give these names."), **kwargs)
 
 
 def side(**kwargs: Any) -> ProtoEnum:
@@ -103,7 +112,7 @@ GOODS = Component("Goods", (
     "Goods by type, e.g. {\"wood\": 2, \"sheep\": 8}: a type left out is none."))
 
 
-class GoodsField(ma.fields.Dict):
+class GoodsField(NamedKeys):
     """A goods object, ``{"wood": 2}``: absent types are none, and none are left out."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -193,7 +202,7 @@ SCORE_GOODS = Component("ScoreGoods", (
     "422 naming the limit)."))
 
 
-class DoubtfulGoodsField(ma.fields.Dict):
+class DoubtfulGoodsField(NamedKeys):
     """The goods of a building of a town to score, each count a whole number or a
     doubtful reading: ``{"wood": 2, "sheep": {"candidates": [7, 8]}}``."""
 
@@ -338,7 +347,9 @@ class TownTileSchema(ma.Schema):
     row = coordinate(required=True)
     col = coordinate(required=True)
     building = building_name(metadata={"description": (
-        "a building id: the rulebook's name in snake_case, apostrophes dropped")})
+        "a building: its id (the rulebook's name in snake_case, apostrophes dropped: "
+        "charcoal_kiln) or its printed name (Charcoal Kiln), in any case and spacing; "
+        "answers give the id")})
     trail = ma.fields.List(side(), metadata={"description": (
         "the open sides: two opposite, two neighbouring, or three"), "minItems": 2,
         "maxItems": 3, "uniqueItems": True})
