@@ -95,6 +95,22 @@ class PlayPad(Pad):
                    if move["action"] == "take" else "#play-discard")
 
 
+    def shows_refusal(self, refusals: dict[str, Any], marked: str) -> None:
+        """The ruling reads the referee's refusal (``refusals``: its answers in English and
+        French) in the pad's language, switched from English to French and back, and the
+        element ``marked`` (the tile or space the refusal names) is marked refused."""
+        [violation] = refusals["en"]["violations"]
+        assert self.text("#play-ruling") == (
+            f"Refused: {violation['message']} ({violation['rule']})")
+        assert "refused" in (self.find(marked).get_attribute("class") or "")
+        self.click("#language")
+        [french] = refusals["fr"]["violations"]
+        assert french["message"] != violation["message"]
+        in_french = f"Refusé : {french['message']} ({french['rule']})"
+        self.wait.until(lambda page: self.text("#play-ruling") == in_french, "not in French")
+        self.click("#language")
+        self.wait.until(lambda page: self.text("#play-ruling").startswith("Refused: "))
+
     def act(self, index: int, move: dict[str, Any]) -> None:
         """Enter the Foxglove Farm action ``move``, the legal one at ``index`` of the
         referee's list, as the player would: tapped, or chosen from the list and sent."""
@@ -178,19 +194,7 @@ def test_downtown_farmers_market_refereed_from_setup_to_standings(pad: PlayPad,
                                       {"state": state, "move": illegal}, language)
                         for language in ("en", "fr")}
             assert not refusals["en"]["legal"]
-            [violation] = refusals["en"]["violations"]
-            assert pad.text("#play-ruling") == (
-                f"Refused: {violation['message']} ({violation['rule']})")
-            space = pad.find(f'[data-key="space-{filled[0]}-{filled[1]}"]')
-            assert "refused" in (space.get_attribute("class") or "")
-            pad.click("#language")
-            [french] = refusals["fr"]["violations"]
-            assert french["message"] != violation["message"]
-            in_french = f"Refusé : {french['message']} ({french['rule']})"
-            pad.wait.until(lambda page, shown=in_french: pad.text("#play-ruling") == shown,  # type: ignore[misc]
-                           "not in French")
-            pad.click("#language")
-            pad.wait.until(lambda page: pad.text("#play-ruling").startswith("Refused: "))
+            pad.shows_refusal(refusals, f'[data-key="space-{filled[0]}-{filled[1]}"]')
         if step == 21:  # the tab closed and opened again: the game carries on
             pad.browser.refresh()
             pad.find("#pdfm-play:not([hidden])")
@@ -324,18 +328,7 @@ def test_foxglove_farm_refereed_from_setup_to_standings(pad: PlayPad, service: S
                             for language in ("en", "fr")}
                 [violation] = refusals["en"]["violations"]
                 assert violation["pointer"] == "/action/position"
-                assert pad.text("#play-ruling") == (
-                    f"Refused: {violation['message']} ({violation['rule']})")
-                square = pad.find('#pff-town-0 [data-key="sq-0,0"]')
-                assert "refused" in (square.get_attribute("class") or "")
-                pad.click("#language")
-                [french] = refusals["fr"]["violations"]
-                assert french["message"] != violation["message"]
-                in_french = f"Refusé : {french['message']} ({french['rule']})"
-                pad.wait.until(lambda page, shown=in_french: pad.text("#play-ruling") == shown,  # type: ignore[misc]
-                               "not in French")
-                pad.click("#language")
-                pad.wait.until(lambda page: pad.text("#play-ruling").startswith("Refused: "))
+                pad.shows_refusal(refusals, '#pff-town-0 [data-key="sq-0,0"]')
             built.append(moves[pick[kind]])
             pad.act(pick[kind], moves[pick[kind]])
         elif answer["turn"]["expected"] == "transport" and state["round"] == 4 and not hinted:

@@ -17,6 +17,7 @@ from google.protobuf import json_format, struct_pb2
 
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from referee.foxglove_farm.v1 import planning_pb2, scoring_pb2, town_pb2, transport_pb2
+from referee_wire.struct_json import whole_numbers
 from tabletop_rules.foxglove_farm.catalog import MAX_DEFINITIONS
 from tabletop_rules.messages import template
 from tabletop_rules.foxglove_farm.model import MAX_SCORE_TRACK
@@ -229,17 +230,6 @@ class DoubtfulGoodsField(NamedKeys):
         return Loader(lambda value: read(load(value)), counts.depth)
 
 
-def _whole_numbers(value: Any) -> Any:
-    """JSON from a Struct, its integral doubles written as the whole numbers they were."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return {key: _whole_numbers(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_whole_numbers(item) for item in value]
-    return value
-
-
 CATALOG_TOO_DEEP = template(
     "CATALOG_TOO_DEEP", "nested more than {limit} levels deep in the catalog; no definition "
     "is (see docs/foxglove-catalog.md)")
@@ -287,7 +277,7 @@ class CatalogField(ma.fields.Field[struct_pb2.Struct]):
 
     def _serialize(self, value: struct_pb2.Struct | None, attr: str | None, obj: Any,
                    **kwargs: Any) -> dict[str, Any] | None:
-        return None if value is None else _whole_numbers(json_format.MessageToDict(value))
+        return None if value is None else whole_numbers(json_format.MessageToDict(value))
 
     def compiled_load(self, compiler: Compiler) -> Loader:
         """Read as marshmallow reads it; what it accepts nests at most
