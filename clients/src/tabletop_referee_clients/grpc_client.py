@@ -297,7 +297,7 @@ class GrpcClient:
             status = check(wrappers_pb2.StringValue(), timeout=self.timeout).value
         except grpc.RpcError:
             return False
-        return status == SERVING  # type: ignore[no-any-return]
+        return status == SERVING
 
     def close(self) -> None:
         self.channel.close()
@@ -310,8 +310,8 @@ class GrpcClient:
 
 
 def error_from_status(error: grpc.RpcError) -> RefereeError:
-    code = error.code()  # type: ignore[attr-defined]
-    detail = error.details() or ""  # type: ignore[attr-defined]
+    code = error.code()
+    detail = error.details() or ""
     if code is not grpc.StatusCode.INVALID_ARGUMENT:
         return RefereeError(code.name, code.name.replace("_", " ").capitalize(), detail)
     return InvalidRequestError(code.name, "Invalid argument", detail, field_violations(error),
@@ -332,8 +332,7 @@ def field_violation_codes(error: grpc.RpcError) -> list[tuple[str, dict[str, Any
 
 
 def _param_value(param: params_pb2.Param) -> Any:
-    values = [getattr(v, v.WhichOneof("kind")) if v.WhichOneof("kind") else ""
-              for v in param.values]
+    values = [getattr(v, kind) if (kind := v.WhichOneof("kind")) else "" for v in param.values]
     return values if param.list else (values[0] if values else "")
 
 

@@ -9,11 +9,14 @@ import requests
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
+from . import contract_types as types
 from .errors import InvalidRequestError, RefereeError
 
 Json = dict[str, Any]
-Post = Callable[[str, Json], Json]
-Get = Callable[[str], Json]
+Post = Callable[[str, Json], Any]
+Get = Callable[[str], Any]
+"""A call's JSON answer, typed by the method that asks (its return type, from
+:mod:`.contract_types`)."""
 
 
 class DowntownFarmersMarketRest:
@@ -23,35 +26,33 @@ class DowntownFarmersMarketRest:
         self._post = post
         self._get = get
 
-    def score_board(self, board: Json) -> Json:
+    def score_board(self, board: Json) -> types.Score:
         """Score one board (the contract's board JSON)."""
         return self._post("/v1/downtown-farmers-market/score", board)
 
-    def rank_players(self, players: list[Json]) -> Json:
+    def rank_players(self, players: list[Json]) -> types.Ranking:
         """Rank ``[{"name": ..., "board": ...}, ...]``."""
         return self._post("/v1/downtown-farmers-market/rank", {"players": players})
 
-    def new_game(self, setup: Json) -> Json:
+    def new_game(self, setup: Json) -> types.GameState:
         """Start a game: the state before the first take."""
         return self._post("/v1/downtown-farmers-market/games", setup)
 
-    def legal_moves(self, state: Json) -> list[Json]:
+    def legal_moves(self, state: Json) -> list[types.Move]:
         """Every legal take or discard in ``state`` (none at a reveal or once it is over)."""
-        moves: list[Json] = self._post("/v1/downtown-farmers-market/legal-moves",
-                                       {"state": state})["moves"]
-        return moves
+        return self._post("/v1/downtown-farmers-market/legal-moves", {"state": state})["moves"]
 
-    def validate_move(self, state: Json, move: Json) -> Json:
+    def validate_move(self, state: Json, move: Json) -> types.MoveVerdict:
         """Judge ``move`` in ``state``: ``legal`` and the next ``state``, or ``violations``."""
         return self._post("/v1/downtown-farmers-market/moves/validate",
                           {"state": state, "move": move})
 
-    def replay_game(self, setup: Json, moves: list[Json]) -> Json:
+    def replay_game(self, setup: Json, moves: list[Json]) -> types.GameReplay:
         """Replay a game's log to its end or first illegal move, with the result if over."""
         return self._post("/v1/downtown-farmers-market/games/replay",
                           {"setup": setup, "moves": moves})
 
-    def challenge_types(self) -> Json:
+    def challenge_types(self) -> types.ChallengeTypes:
         """The seven Challenge types, their parameters and the values each accepts."""
         return self._get("/v1/downtown-farmers-market/challenges")
 
@@ -63,40 +64,40 @@ class FoxgloveFarmRest:
         self._post = post
         self._get = get
 
-    def score_town(self, town: Json) -> Json:
+    def score_town(self, town: Json) -> types.TownScore:
         """Score one town (the contract's town JSON)."""
         return self._post("/v1/foxglove-farm/score", town)
 
-    def rank_towns(self, players: list[Json]) -> Json:
+    def rank_towns(self, players: list[Json]) -> types.TownRanking:
         """Rank ``[{"name": ..., "town": ...}, ...]``."""
         return self._post("/v1/foxglove-farm/rank", {"players": players})
 
-    def validate_transport(self, town: Json, move: Json) -> Json:
+    def validate_transport(self, town: Json, move: Json) -> types.TransportVerdict:
         """Rule on moving goods in ``town``; an illegal move answers ``legal`` false."""
         return self._post("/v1/foxglove-farm/transport/validate", {"town": town, "move": move})
 
-    def plan_final_round(self, town: Json) -> Json:
+    def plan_final_round(self, town: Json) -> types.FinalRoundPlan:
         """The best final total reachable from ``town``, and a plan reaching it."""
         return self._post("/v1/foxglove-farm/final-round/plan", town)
 
-    def new_game(self, setup: Json) -> Json:
+    def new_game(self, setup: Json) -> types.FoxgloveGameState:
         """Start a game of four rounds: the state before the first production."""
         return self._post("/v1/foxglove-farm/games", setup)
 
-    def legal_moves(self, state: Json) -> Json:
+    def legal_moves(self, state: Json) -> types.FoxgloveLegalMoves:
         """The ``turn``, every legal action (``moves``) and the ``goods_on_hand`` in
         ``state``."""
         return self._post("/v1/foxglove-farm/legal-moves", {"state": state})
 
-    def validate_action(self, state: Json, action: Json) -> Json:
+    def validate_action(self, state: Json, action: Json) -> types.FoxgloveActionVerdict:
         """Judge ``action`` in ``state``: ``legal`` and the next ``state``, or ``violations``."""
         return self._post("/v1/foxglove-farm/actions/validate", {"state": state, "action": action})
 
-    def replay_game(self, setup: Json, actions: list[Json]) -> Json:
+    def replay_game(self, setup: Json, actions: list[Json]) -> types.FoxgloveGameReplay:
         """Replay a game's log to its end or first illegal action, with the result if over."""
         return self._post("/v1/foxglove-farm/games/replay", {"setup": setup, "actions": actions})
 
-    def catalog(self) -> Json:
+    def catalog(self) -> types.BuildingCatalog:
         """The built-in building catalog, with each value's provenance and its version."""
         return self._get("/v1/foxglove-farm/catalog")
 
@@ -141,17 +142,17 @@ class RestClient:
         """True when the gateway reaches a serving engine."""
         return self.session.get(f"{self.base_url}/readyz", timeout=self.timeout).ok
 
-    def version(self) -> Json:
+    def version(self) -> types.Version:
         """The gateway's and engine's releases, and the rules and catalog versions score
         answers name."""
         return self.get("/v1/version")
 
-    def post(self, path: str, body: Json) -> Json:
+    def post(self, path: str, body: Json) -> Any:
         """POST ``body`` as JSON to ``path``; the JSON answer, or the problem raised."""
         return _answer(self.session.post(f"{self.base_url}{path}", json=body,
                                           timeout=self.timeout))
 
-    def get(self, path: str) -> Json:
+    def get(self, path: str) -> Any:
         """GET ``path``; the JSON answer, or the problem raised."""
         return _answer(self.session.get(f"{self.base_url}{path}", timeout=self.timeout))
 
@@ -165,9 +166,9 @@ class RestClient:
         self.close()
 
 
-def _answer(response: requests.Response) -> Json:
+def _answer(response: requests.Response) -> Any:
     if response.ok:
-        return response.json()  # type: ignore[no-any-return]
+        return response.json()
     raise error_from_problem(response)
 
 
