@@ -100,6 +100,28 @@ def test_every_component_is_used(document: dict[str, Any]) -> None:
     assert "PaginationMetadata" not in used
 
 
+GAME_PREFIXES = {"downtown-farmers-market": "Downtown", "foxglove-farm": "Foxglove"}
+"""How the components of each game alone are named, by the game's path: the same way for
+both, so a generated client's types say which game they are of."""
+
+
+def test_each_games_own_components_are_named_for_it(document: dict[str, Any]) -> None:
+    """A component only one game's operations use begins with that game's prefix, and one
+    that begins with a game's prefix is that game's alone: no game has the plain names."""
+    games_using: dict[str, set[str]] = {name: set() for name in document["components"]["schemas"]}
+    for _, path, operation in operations(document):
+        game = path.split("/")[2] if path.startswith("/v1/") else ""
+        for name in schemas_in(document, operation):
+            games_using[name].add(game)
+    misnamed = []
+    for name, games in games_using.items():
+        named_for = {game for game, prefix in GAME_PREFIXES.items() if name.startswith(prefix)}
+        own = games if len(games) == 1 and games <= set(GAME_PREFIXES) else set()
+        if named_for != own:
+            misnamed.append(f"{name} (used by {sorted(games)})")
+    assert not misnamed, misnamed
+
+
 def test_each_shared_type_is_written_once(document: dict[str, Any]) -> None:
     """Problems and enums are components that every use refers to: no schema has the
     problem's properties but Problem, no enum of ingredients but Ingredient."""
