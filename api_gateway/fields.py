@@ -12,7 +12,8 @@
 * :class:`PresentNested`: an optional part of a protobuf answer, written only when set.
 * :class:`Component`: a field documented once, as a named OpenAPI component that every
   use refers to (an enum, a Food tile, goods, a tagged union), so generated clients get one
-  type for it (:mod:`api_gateway.openapi` writes it).
+  type for it (:mod:`api_gateway.openapi` writes it); :func:`game_named` begins the name
+  of one game's own component with the game's name.
 """
 
 from __future__ import annotations
@@ -53,6 +54,22 @@ class Component:
 
     name: str
     description: str
+
+
+GAME_PREFIXES = {"downtown_farmers_market": "Downtown", "foxglove_farm": "Foxglove"}
+"""How the names of a game's own components begin, by the game's package (the gateway's
+``resources/<game>``, the wire's ``referee.<game>.v1``): generated clients get
+``DowntownGameState`` and ``FoxgloveGameState``, never one game's plain ``GameState``."""
+
+
+def game_named(name: str, origin: str) -> str:
+    """``name`` as a component of the game whose package ``origin`` (a module's or a
+    protobuf type's dotted name) is in: begun with the game's prefix unless it is already;
+    unchanged where ``origin`` is no game's."""
+    packages = origin.split(".")
+    prefix = next((prefix for package, prefix in GAME_PREFIXES.items()
+                   if package in packages), "")
+    return name if name.startswith(prefix) else prefix + name
 
 
 class Limits(TypedDict):
@@ -153,7 +170,8 @@ class ProtoEnum(ma.fields.Field[int]):
         self.spellings = spellings
         self.not_one_of = not_one_of(noun)
         self.not_one_of_like = None if spellings is None else not_one_of_like(noun)
-        documented = Component(component or enum.DESCRIPTOR.name,
+        documented = Component(component or game_named(enum.DESCRIPTOR.name,
+                                                        enum.DESCRIPTOR.full_name),
                                about or f"{noun[0].upper()}{noun[1:]}.")
         super().__init__(metadata={"enum": list(self.by_name), "type": "string",
                                    "component": documented, **kwargs.pop("metadata", {})},

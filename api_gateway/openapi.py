@@ -14,6 +14,9 @@ SDK generator needs to make one clean type per thing:
 * each schema's docstring is its description, and a schema's ``Meta.answered`` lists the
   fields every answer holds although a request may leave them out (the state a referee
   answers: a client sends it back as it came), which are ``required`` as well;
+* a component one game alone has is named for it (``DowntownGameState``,
+  ``FoxgloveGameState``): a schema by the package of its class (:func:`component_name`),
+  an enum by its protobuf package, another component as its code names it;
 * errors are :class:`ProblemSchema` (RFC 9457), one response component for every error.
 
 The Swagger UI page (``/v1/docs``) loads Swagger UI from the gateway itself
@@ -34,13 +37,14 @@ from urllib.parse import urlsplit
 import flask_swagger_ui
 import marshmallow as ma
 from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow import MarshmallowPlugin, resolver
+from apispec.ext.marshmallow.common import resolve_schema_cls
 from apispec.ext.marshmallow.openapi import OpenAPIConverter
 
 from flask import Flask, Response, send_from_directory
 from werkzeug.exceptions import NotFound
 
-from .fields import AnswerSchema, Component, ProtoEnum, Tagged
+from .fields import AnswerSchema, Component, ProtoEnum, Tagged, game_named
 from .problems import PROBLEM_CONTENT_TYPE
 from .wording import ParamsField, code_table, templates_of
 
@@ -223,8 +227,19 @@ class Converter(OpenAPIConverter):
         return jsonschema
 
 
+def component_name(schema: Any) -> str:
+    """A schema's component: its class's name without ``Schema``, begun with its game's
+    name where the class is a game's (:func:`~api_gateway.fields.game_named`)."""
+    resolved = resolve_schema_cls(schema)
+    cls = resolved[0] if isinstance(resolved, list) else resolved
+    return game_named(resolver(schema), cls.__module__)
+
+
 class Plugin(MarshmallowPlugin):
     Converter = Converter
+
+    def __init__(self) -> None:
+        super().__init__(schema_name_resolver=component_name)
 
 
 def problem_response(spec: APISpec) -> dict[str, Any]:

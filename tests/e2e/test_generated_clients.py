@@ -99,7 +99,7 @@ def test_the_python_client_has_one_type_per_thing(python_client: ModuleType) -> 
     classes = model_classes(python_client)
     ingredient_enums = [cls for cls in classes if issubclass(cls, Enum)
                         and {member.value for member in cls} == {i.value for i in INGREDIENTS}]
-    assert [cls.__name__ for cls in ingredient_enums] == ["Ingredient"]
+    assert [cls.__name__ for cls in ingredient_enums] == ["DowntownIngredient"]
     problems = [cls for cls in classes if attrs.has(cls) and {"type", "title", "status", "detail"}
                 <= {f.name.rstrip("_") for f in attrs.fields(cls)}]  # type_: not the builtin
     assert [cls.__name__ for cls in problems] == ["Problem"]
@@ -121,10 +121,10 @@ def test_the_python_client_scores_the_rulebook_board(service: Service,
     score = importlib.import_module(
         f"{PACKAGE}.api.downtown_farmers_market.score_downtown_farmers_market_board")
     example = json.loads(RULEBOOK_BOARD.read_text(encoding="utf-8"))
-    board = models.Board.from_dict(example["board"])
+    board = models.DowntownBoard.from_dict(example["board"])
     with client_module.Client(base_url=service.url, timeout=15.0) as client:
         answer = score.sync(client=client, body=board)
-    assert isinstance(answer, models.Score)
+    assert isinstance(answer, models.DowntownScore)
     assert answer.total == example["expected"]["total"] == 43
     assert answer.complete is True and answer.challenges_met == 7
     assert [line.points for line in answer.rows] == [0, 11, 5, 5]
@@ -176,13 +176,13 @@ export function pointers(problem: Schemas["Problem"]): string[] {
   return (problem.errors ?? []).map((error) => error.pointer);
 }
 
-export const egg: Schemas["Ingredient"] = "egg";
+export const egg: Schemas["DowntownIngredient"] = "egg";
 // @ts-expect-error: cabbage is not an ingredient
-export const cabbage: Schemas["Ingredient"] = "cabbage";
-export const tile: Schemas["FoodTile"] = ["corn", "corn"];
-export const move: Schemas["Move"] = {action: "take", player: 0, tile, row: 1, col: 2};
+export const cabbage: Schemas["DowntownIngredient"] = "cabbage";
+export const tile: Schemas["DowntownFoodTile"] = ["corn", "corn"];
+export const move: Schemas["DowntownMove"] = {action: "take", player: 0, tile, row: 1, col: 2};
 // @ts-expect-error: a take names its row and column
-export const incomplete: Schemas["Move"] = {action: "take", player: 0, tile};
+export const incomplete: Schemas["DowntownMove"] = {action: "take", player: 0, tile};
 """
 
 

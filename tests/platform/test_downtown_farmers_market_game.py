@@ -276,11 +276,11 @@ def test_openapi_documents_the_game_endpoints(gateway: FlaskClient) -> None:
     for path in (GAMES, LEGAL_MOVES, VALIDATE, REPLAY):
         responses = spec["paths"][path]["post"]["responses"]
         assert {"200", "400", "413", "422", "503", "504"} <= set(responses)
-    move_ref = spec["components"]["schemas"]["ValidateMoveRequest"]["properties"]["move"]
+    move_ref = spec["components"]["schemas"]["DowntownValidateMoveRequest"]["properties"]["move"]
     move = spec["components"]["schemas"][move_ref["$ref"].rsplit("/", 1)[-1]]
     assert move["discriminator"]["propertyName"] == "action"
     assert set(move["discriminator"]["mapping"]) == {"take", "discard", "reveal"}
-    state = spec["components"]["schemas"]["GameState"]["properties"]
+    state = spec["components"]["schemas"]["DowntownGameState"]["properties"]
     assert list(state) == STATE_FIELDS and state["game_over"]["readOnly"] is True
 
 

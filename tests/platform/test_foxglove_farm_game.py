@@ -502,7 +502,7 @@ def test_openapi_documents_the_game_endpoints(gateway: FlaskClient) -> None:
     assert set(action["discriminator"]["mapping"]) == ACTIONS
     assert list(schemas["FoxgloveGameState"]["properties"]) == [*STATE_FIELDS, "solo",
                                                                  "catalog"]
-    assert "catalog" not in schemas["FoxgloveTown"]["properties"]
+    assert "catalog" not in schemas["FoxgloveGameTown"]["properties"]
     replay = schemas["FoxgloveReplayGameRequest"]["properties"]["actions"]
     assert replay["maxItems"] == MAX_LOG_ACTIONS
 

@@ -261,9 +261,9 @@ def test_openapi_documents_the_endpoints(gateway: FlaskClient) -> None:
     for path in (SCORE, RANK, TRANSPORT, PLAN):
         responses = spec["paths"][path]["post"]["responses"]
         assert {"200", "400", "413", "422", "503", "504"} <= set(responses)
-    town = spec["components"]["schemas"]["Town"]
+    town = spec["components"]["schemas"]["FoxgloveTown"]
     assert {"variant", "score_track", "tiles", "catalog"} <= set(town["properties"])
-    steps_ref = spec["components"]["schemas"]["FinalRoundPlan"]["properties"]["steps"]["items"]
+    steps_ref = spec["components"]["schemas"]["FoxgloveFinalRoundPlan"]["properties"]["steps"]["items"]
     steps = spec["components"]["schemas"][steps_ref["$ref"].rsplit("/", 1)[-1]]
     assert set(steps["discriminator"]["mapping"]) == {"move", "process", "haul"}
 

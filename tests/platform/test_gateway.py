@@ -188,7 +188,7 @@ def test_openapi_documents_the_contract(gateway: FlaskClient) -> None:
     for path in (SCORE, RANK):
         operation = spec["paths"][path]["post"]
         assert {"200", "400", "413", "422", "503", "504"} <= set(operation["responses"])
-    board_schema = spec["components"]["schemas"]["Board"]
+    board_schema = spec["components"]["schemas"]["DowntownBoard"]
     challenge_ref = board_schema["properties"]["row_challenges"]["items"]["$ref"]
     challenge = spec["components"]["schemas"][challenge_ref.rsplit("/", 1)[-1]]
     assert set(challenge["discriminator"]["mapping"]) == {

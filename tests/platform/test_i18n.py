@@ -85,7 +85,7 @@ def test_the_engines_problems_carry_their_codes_in_french(gateway: FlaskClient) 
 
 
 @pytest.mark.parametrize("component, kind", [
-    ("LineExplanationCode", "DFM_"), ("EndGameExplanationCode", "FF_"),
+    ("DowntownLineExplanationCode", "DFM_"), ("FoxgloveEndGameExplanationCode", "FF_"),
     ("ViolationCode", ""), ("ProblemCode", "")])
 def test_the_openapi_document_lists_every_code_with_its_sentence(
         gateway: FlaskClient, component: str, kind: str) -> None:
@@ -94,10 +94,10 @@ def test_the_openapi_document_lists_every_code_with_its_sentence(
     assert schema["enum"] and all(code.startswith(kind) for code in schema["enum"])
     for code in schema["enum"]:
         assert f"| `{code}` |" in schema["description"], code
-    if component == "LineExplanationCode":
+    if component == "DowntownLineExplanationCode":
         assert "{ingredient:term} appears {count:times}, more than any other" in (
             schema["description"])
-    params = document["components"]["schemas"]["LineScore"]["properties"]["params"]
+    params = document["components"]["schemas"]["DowntownLineScore"]["properties"]["params"]
     assert params["type"] == "object" and "snake_case" in params["description"]
 
 

@@ -100,13 +100,37 @@ def test_every_component_is_used(document: dict[str, Any]) -> None:
     assert "PaginationMetadata" not in used
 
 
+GAME_PREFIXES = {"downtown-farmers-market": "Downtown", "foxglove-farm": "Foxglove"}
+"""How the components of each game alone are named, by the game's path: the same way for
+both, so a generated client's types say which game they are of."""
+
+
+def test_each_games_own_components_are_named_for_it(document: dict[str, Any]) -> None:
+    """A component only one game's operations use begins with that game's prefix, and one
+    that begins with a game's prefix is that game's alone: no game has the plain names."""
+    games_using: dict[str, set[str]] = {name: set() for name in document["components"]["schemas"]}
+    for _, path, operation in operations(document):
+        game = path.split("/")[2] if path.startswith("/v1/") else ""
+        for name in schemas_in(document, operation):
+            games_using[name].add(game)
+    misnamed = []
+    for name, games in games_using.items():
+        named_for = {game for game, prefix in GAME_PREFIXES.items() if name.startswith(prefix)}
+        own = games if len(games) == 1 and games <= set(GAME_PREFIXES) else set()
+        if named_for != own:
+            misnamed.append(f"{name} (used by {sorted(games)})")
+    assert not misnamed, misnamed
+
+
 def test_each_shared_type_is_written_once(document: dict[str, Any]) -> None:
     """Problems and enums are components that every use refers to: no schema has the
     problem's properties but Problem, no enum of ingredients but Ingredient."""
     schemas = document["components"]["schemas"]
-    for name in ("Problem", "FieldError", "Ingredient", "Good", "Side", "Mode", "Variant",
-                 "FoodTile", "Goods", "Challenge", "Move", "FoxgloveAction", "Board", "Town",
-                 "TownTile", "Violation", "GameState", "FoxgloveGameState"):
+    for name in ("Problem", "FieldError", "DowntownIngredient", "FoxgloveGood", "FoxgloveSide",
+                 "DowntownMode", "FoxgloveVariant", "DowntownFoodTile", "FoxgloveGoods",
+                 "DowntownChallenge", "DowntownMove", "FoxgloveAction", "DowntownBoard",
+                 "FoxgloveTown", "FoxgloveTownTile", "Violation", "DowntownGameState",
+                 "FoxgloveGameState"):
         assert name in schemas, name
     ingredients = [v.value for v in INGREDIENTS]
     enums = [node for node in walk(without_examples(document)) if "enum" in node]
@@ -166,18 +190,18 @@ def test_answers_may_gain_fields_requests_may_not(document: dict[str, Any]) -> N
 def test_answers_mark_what_they_always_hold(document: dict[str, Any]) -> None:
     schemas = document["components"]["schemas"]
     # uncertainty: only in the answer for a transcription with doubtful readings
-    assert set(schemas["Score"]["required"]) == set(schemas["Score"]["properties"]) - {
-        "uncertainty"}
-    assert set(schemas["LineScore"]["required"]) == set(schemas["LineScore"]["properties"])
-    assert set(schemas["TownScore"]["required"]) == set(schemas["TownScore"]["properties"]) - {
-        "uncertainty"}
-    for uncertainty in ("BoardUncertainty", "DoubtfulSpace", "TownUncertainty",
-                        "DoubtfulCount"):
+    for score in ("DowntownScore", "FoxgloveTownScore"):
+        assert set(schemas[score]["required"]) == set(schemas[score]["properties"]) - {
+            "uncertainty"}, score
+    assert set(schemas["DowntownLineScore"]["required"]) == set(
+        schemas["DowntownLineScore"]["properties"])
+    for uncertainty in ("DowntownBoardUncertainty", "DowntownDoubtfulSpace",
+                        "FoxgloveTownUncertainty", "FoxgloveDoubtfulCount"):
         assert set(schemas[uncertainty]["required"]) == set(
             schemas[uncertainty]["properties"]), uncertainty
-    assert {"mode", "discards", "game_over"} <= set(schemas["GameState"]["required"])
-    assert schemas["MoveVerdict"]["required"] == ["legal"]
-    assert schemas["Board"]["required"] == ["grid"]  # a client's board: the rest defaults
+    assert {"mode", "discards", "game_over"} <= set(schemas["DowntownGameState"]["required"])
+    assert schemas["DowntownMoveVerdict"]["required"] == ["legal"]
+    assert schemas["DowntownBoard"]["required"] == ["grid"]  # a client's: the rest defaults
 
 
 def test_each_operation_with_a_body_has_an_example(document: dict[str, Any]) -> None:

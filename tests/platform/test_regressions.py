@@ -39,7 +39,7 @@ def test_each_tagged_member_documents_its_own_tag(gateway: FlaskClient) -> None:
 def test_a_challenge_matches_one_member_of_the_oneof(gateway: FlaskClient) -> None:
     document = gateway.get("/v1/openapi.json").get_json()
     schemas = document["components"]["schemas"]
-    union = schemas["Board"]["properties"]["row_challenges"]["items"]["$ref"]
+    union = schemas["DowntownBoard"]["properties"]["row_challenges"]["items"]["$ref"]
     challenges = schemas[union.rsplit("/", 1)[-1]]["oneOf"]
     challenge = {"type": "exact_total", "count": 5, "points": 11}
     matching = []
@@ -48,7 +48,7 @@ def test_a_challenge_matches_one_member_of_the_oneof(gateway: FlaskClient) -> No
         if (set(member["required"]) <= set(challenge) <= set(member["properties"])
                 and challenge["type"] == member["properties"]["type"]["const"]):
             matching.append(ref["$ref"])
-    assert matching == ["#/components/schemas/ExactTotal"]
+    assert matching == ["#/components/schemas/DowntownExactTotal"]
     board = {"mode": "standard", "grid": [[None] * 4] * 4,
              "row_challenges": [challenge] * 4, "column_challenges": [challenge] * 4}
     assert gateway.post("/v1/downtown-farmers-market/score", json=board).status_code == 200

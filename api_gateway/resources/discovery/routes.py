@@ -24,7 +24,7 @@ from referee.v1 import referee_service_pb2, referee_service_pb2_grpc
 
 from ... import engine
 from ...blueprint import Blueprint
-from .schemas import BuildingCatalogSchema, ChallengeTypesSchema, VersionSchema
+from .schemas import DowntownChallengeTypesSchema, FoxgloveBuildingCatalogSchema, VersionSchema
 
 DISTRIBUTION = "tabletop-referee"
 """The distribution the gateway is installed from (pyproject.toml's name)."""
@@ -84,7 +84,7 @@ def version() -> dict[str, object]:
 
 
 @blueprint.get("/downtown-farmers-market/challenges")
-@cacheable("listDowntownFarmersMarketChallengeTypes", ChallengeTypesSchema)
+@cacheable("listDowntownFarmersMarketChallengeTypes", DowntownChallengeTypesSchema)
 def challenge_types() -> dfm_pb2.ListChallengeTypesResponse:
     """The seven Challenge types: each one's parameters and the values each accepts (a
     board past a limit is a 422 naming it)."""
@@ -93,7 +93,7 @@ def challenge_types() -> dfm_pb2.ListChallengeTypesResponse:
 
 
 @blueprint.get("/foxglove-farm/catalog")
-@cacheable("getFoxgloveFarmCatalog", BuildingCatalogSchema)
+@cacheable("getFoxgloveFarmCatalog", FoxgloveBuildingCatalogSchema)
 def catalog() -> ff_pb2.GetCatalogResponse:
     """The built-in building catalog: every building's id, name, tiers, slots, cost and
     effects, where each value comes from, which are provisional, and its version."""

@@ -2,6 +2,9 @@
 
 Answers only (these endpoints take no body), written by marshmallow: they are asked for
 once and cached (``routes.cacheable``), so the compiled fast path would gain nothing.
+This module is no game's, so the schemas of one game's answers carry the game's name
+themselves (``DowntownChallengeTypesSchema``), as its components must
+(:func:`api_gateway.openapi.component_name`).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ class VersionSchema(AnswerSchema):
                 "catalogs": dict(sorted(engine.catalogs.items()))}
 
 
-class ParameterValuesSchema(SetFieldsSchema):
+class DowntownParameterValuesSchema(SetFieldsSchema):
     """The values a challenge parameter accepts: past a limit, a board is a 422 naming it.
     Bounds are present only where they apply."""
 
@@ -59,7 +62,7 @@ class ParameterValuesSchema(SetFieldsSchema):
     max_items = ma.fields.Integer()
     unique_items = ma.fields.Boolean(dump_default=False, metadata={
         "description": "true when a list may hold each value at most once"})
-    items = ma.fields.Nested(lambda: ParameterValuesSchema(), metadata={
+    items = ma.fields.Nested(lambda: DowntownParameterValuesSchema(), metadata={
         "description": "what each entry of a list or object accepts"})
 
     def get_attribute(self, obj: dict[str, Any], attr: str, default: Any) -> Any:
@@ -67,28 +70,28 @@ class ParameterValuesSchema(SetFieldsSchema):
         return obj.get(attr, default)
 
 
-class ChallengeParameterSchema(AnswerSchema):
+class DowntownChallengeParameterSchema(AnswerSchema):
     """One field of a challenge, and the values it accepts."""
 
     name = ma.fields.String(required=True, metadata={"description": "the field's name in the challenge"})
     description = ma.fields.String(required=True)
-    values = ma.fields.Nested(ParameterValuesSchema, required=True)
+    values = ma.fields.Nested(DowntownParameterValuesSchema, required=True)
 
 
-class ChallengeTypeSchema(AnswerSchema):
+class DowntownChallengeTypeSchema(AnswerSchema):
     """A challenge type: its tag, its ruling and its fields."""
 
     type = ma.fields.String(required=True, metadata={"description": "the challenge's type"})
     rule = ma.fields.String(required=True, metadata={"description": "the ruling its score lines cite"})
     description = ma.fields.String(required=True)
-    parameters = ma.fields.List(ma.fields.Nested(ChallengeParameterSchema), required=True, metadata={
+    parameters = ma.fields.List(ma.fields.Nested(DowntownChallengeParameterSchema), required=True, metadata={
         "description": "its fields besides type, all required, in the contract's order"})
 
 
-class ChallengeTypesSchema(AnswerSchema):
+class DowntownChallengeTypesSchema(AnswerSchema):
     """The seven Challenge types, from the rules the referee plays."""
 
-    challenge_types = ma.fields.List(ma.fields.Nested(ChallengeTypeSchema), required=True)
+    challenge_types = ma.fields.List(ma.fields.Nested(DowntownChallengeTypeSchema), required=True)
     ingredients = ma.fields.List(ingredient(), required=True, metadata={
         "description": "the six ingredients, in the contract's order"})
     rules_version = rules_version_field()
@@ -121,7 +124,7 @@ class EffectField(ma.fields.Field[struct_pb2.Struct]):
         return {"kind": effect.pop("kind"), **effect}
 
 
-class ProvenanceSchema(AnswerSchema):
+class FoxgloveProvenanceSchema(AnswerSchema):
     """Where a building's value comes from."""
 
     source = ma.fields.String(metadata={"enum": [s for s in SOURCES if s != "request"],
@@ -131,7 +134,7 @@ class ProvenanceSchema(AnswerSchema):
     note = ma.fields.String(metadata={"description": "where, or how it was chosen"})
 
 
-class CatalogBuildingSchema(AnswerSchema):
+class FoxgloveCatalogBuildingSchema(AnswerSchema):
     """A building of the built-in catalog, as a request's catalog defines one
     (docs/foxglove-catalog.md)."""
 
@@ -148,7 +151,7 @@ class CatalogBuildingSchema(AnswerSchema):
     text = ma.fields.String(metadata={"description": "the printed wording, for people"})
     provenance = ma.fields.Dict(keys=ma.fields.String(metadata={
         "enum": list(PROVENANCED_FIELDS)}),
-        values=ma.fields.Nested(ProvenanceSchema), required=True, metadata={
+        values=ma.fields.Nested(FoxgloveProvenanceSchema), required=True, metadata={
         "description": "where each value comes from (tiers only when undocumented)"})
     provisional = ma.fields.Boolean(required=True, metadata={"description": (
         "true when one of its values is provisional: a group whose printed tile differs "
@@ -163,10 +166,10 @@ class CatalogBuildingSchema(AnswerSchema):
         return data
 
 
-class BuildingCatalogSchema(AnswerSchema):
+class FoxgloveBuildingCatalogSchema(AnswerSchema):
     """The built-in building catalog."""
 
     catalog_version = ma.fields.String(required=True, metadata={"description": (
         "the catalog_version that score answers and game states name")})
-    buildings = ma.fields.List(ma.fields.Nested(CatalogBuildingSchema), required=True, metadata={
+    buildings = ma.fields.List(ma.fields.Nested(FoxgloveCatalogBuildingSchema), required=True, metadata={
         "description": "every building, by id in alphabetical order"})

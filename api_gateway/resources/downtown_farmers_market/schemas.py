@@ -105,7 +105,7 @@ def name(**kwargs: Any) -> ma.fields.String:
         "description": "the player's name; distinct names in one request"}, **kwargs)
 
 
-FOOD_TILE = Component("FoodTile", (
+FOOD_TILE = Component("DowntownFoodTile", (
     f"A Food tile: the {MIN_TILE_INGREDIENTS} to {MAX_TILE_INGREDIENTS} ingredients it shows, "
     "repeats allowed, in any order (DFM-R15)."))
 
@@ -365,11 +365,11 @@ CHALLENGE_SCHEMAS: dict[str, type[_ChallengeSchema]] = {
 }
 
 
-CHALLENGE = Component("Challenge", (
+CHALLENGE = Component("DowntownChallenge", (
     "A Challenge tile, by its `type` (DFM-R1 to DFM-R7); `points` is the number on its "
     "wooden crate."))
 
-GRID = Component("Grid", (
+GRID = Component("DowntownGrid", (
     f"A player's {GRID_SIZE}x{GRID_SIZE} grid, top row first: grid[r][c] is null for an "
     "empty space, or the Food tile there."))
 
@@ -432,7 +432,7 @@ class BoardSchema(ma.Schema):
                               for tile in row]} for row in data["grid"]])
 
 
-SCORE_GRID = Component("ScoreGrid", (
+SCORE_GRID = Component("DowntownScoreGrid", (
     f"A {GRID_SIZE}x{GRID_SIZE} grid to score, top row first: grid[r][c] is null for an "
     "empty space, the Food tile there, or a doubtful reading of it, {\"candidates\": "
     "[tile, ...]} "
@@ -526,7 +526,7 @@ class LineScoreSchema(AnswerSchema):
         "description": "why, for the players"})
     rule = ma.fields.String(required=True, metadata={
         "description": "the ruling applied, e.g. DFM-R1"})
-    code = code_field("LineExplanationCode", (
+    code = code_field("DowntownLineExplanationCode", (
         "What a line's explanation says, for machines: one code per sentence, worded with "
         "the line's `params`."), templates_of("explanation", None, "DFM_"), required=True)
     params = ParamsField()
@@ -647,7 +647,7 @@ class RankingSchema(AnswerSchema):
 
 
 def expected_move(**kwargs: Any) -> ProtoEnum:
-    return ProtoEnum(game_pb2.Action, "an action", component="ExpectedMove", about=(
+    return ProtoEnum(game_pb2.Action, "an action", component="DowntownExpectedMove", about=(
         "The move a game waits for: a take, a discard, or tiles revealed from the pile."),
                      **kwargs)
 
@@ -795,7 +795,7 @@ MOVE_SCHEMAS: dict[str, type[_MoveSchema]] = {
     schema.kind: schema for schema in (TakeTileSchema, DiscardTileSchema, RevealTilesSchema)}
 
 
-MOVE = Component("Move", (
+MOVE = Component("DowntownMove", (
     "A move, by its `action`: a take or a discard by a seat, or the tiles revealed from "
     "the pile."))
 

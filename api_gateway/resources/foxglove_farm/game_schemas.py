@@ -79,7 +79,7 @@ def flag(description: str) -> ma.fields.Boolean:
 
 # -- the state ---------------------------------------------------------------------------
 
-class FoxgloveTownSchema(TownSchema):
+class FoxgloveGameTownSchema(TownSchema):
     """A player's town in a game: its buildings are the game's catalog's, so it has no
     ``catalog`` of its own."""
 
@@ -95,7 +95,7 @@ class FoxglovePlayerSchema(ma.Schema):
         answered = ("passed", "done", "runs", "moved", "hauled")
 
     name = player_name(required=True)
-    town = ma.fields.Nested(FoxgloveTownSchema, required=True)
+    town = ma.fields.Nested(FoxgloveGameTownSchema, required=True)
     passed = flag("passed in this construction phase (FF-R14); only in construction")
     done = flag("finished this round's production (production phase) or transportation "
                 "and processing (transportation phase)")

@@ -109,7 +109,7 @@ def player_name(**kwargs: Any) -> ma.fields.String:
         "description": "the player's name; distinct names in one request"}, **kwargs)
 
 
-GOODS = Component("Goods", (
+GOODS = Component("FoxgloveGoods", (
     "Goods by type, e.g. {\"wood\": 2, \"sheep\": 8}: a type left out is none."))
 
 
@@ -196,7 +196,7 @@ class ReadGoods(NamedTuple):
     doubtful: list[town_pb2.DoubtfulGoods]
 
 
-SCORE_GOODS = Component("ScoreGoods", (
+SCORE_GOODS = Component("FoxgloveScoreGoods", (
     "Goods by type on a building of a town to score, each count a whole number or a "
     "doubtful reading, e.g. {\"wood\": 2, \"sheep\": {\"candidates\": [7, 8]}}: a type "
     f"left out is none; at most {MAX_DOUBTFUL_COUNTS} doubtful counts in a town (more is a "
@@ -251,7 +251,7 @@ def _unfit(value: Any, depth: int) -> Any:
     return found or None
 
 
-CATALOG = Component("Catalog", (
+CATALOG = Component("FoxgloveCatalog", (
     "Building definitions by id that add to or override the built-in catalog, in the "
     f"format of docs/foxglove-catalog.md; at most {MAX_DEFINITIONS}."))
 
@@ -301,7 +301,7 @@ def position(**kwargs: Any) -> ma.fields.Nested:
     return ma.fields.Nested(TownPositionSchema, **kwargs)
 
 
-PATH = Component("Path", (
+PATH = Component("FoxglovePath", (
     "A route along the trails, [[row, col], ...], origin and destination included."))
 
 
@@ -486,7 +486,7 @@ def count(description: str | None = None) -> ma.fields.Integer:
 
 
 def end_game_code() -> ma.fields.String:
-    return code_field("EndGameExplanationCode", (
+    return code_field("FoxgloveEndGameExplanationCode", (
         "What an end-game explanation says, for machines, worded with its `params`. An "
         "entry's is FF_END_GAME, whose `{effects}` are its effects' explanations joined by "
         "\"; \"; each effect's is its own."), templates_of("explanation", None, "FF_"),
@@ -702,7 +702,7 @@ class HaulStepSchema(_StepSchema):
     picks = ma.fields.List(ma.fields.Nested(HaulPickSchema), required=True)
 
 
-PLAN_STEP = Component("PlanStep", (
+PLAN_STEP = Component("FoxglovePlanStep", (
     "A step of a final-round plan, by its `action`: goods moved, a processing run, or goods "
     "hauled onto a Hauler's Hut."))
 
