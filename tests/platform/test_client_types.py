@@ -107,4 +107,4 @@ def test_a_type_checker_sees_what_an_app_gets_wrong(tmp_path: Path) -> None:
     assert errors == [
         'Incompatible types in assignment (expression has type "int", variable has type '
         '"str")  [assignment]',
-        'TypedDict "Score" has no key "totl"  [typeddict-item]'], checked.stdout
+        'TypedDict "DowntownScore" has no key "totl"  [typeddict-item]'], checked.stdout

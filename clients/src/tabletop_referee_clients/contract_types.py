@@ -10,144 +10,67 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 
-class Board(TypedDict):
+class DowntownBoard(TypedDict):
     """One player's board: the 4x4 grid and the Challenge tiles around it."""
 
-    mode: NotRequired[Mode]
-    row_challenges: NotRequired[list[Challenge]]
-    column_challenges: NotRequired[list[Challenge]]
-    grid: Grid
+    mode: NotRequired[DowntownMode]
+    row_challenges: NotRequired[list[DowntownChallenge]]
+    column_challenges: NotRequired[list[DowntownChallenge]]
+    grid: DowntownGrid
 
 
-class BoardUncertainty(TypedDict):
+class DowntownBoardUncertainty(TypedDict):
     """The totals a board with doubtful spaces may come to: what the readings other than the likeliest score."""
 
     readings: int
     lowest_total: int
     highest_total: int
     likely_total: int
-    spaces: list[DoubtfulSpace]
+    spaces: list[DowntownDoubtfulSpace]
 
 
-class BuildBuilding(TypedDict):
-    """Construct ``building`` (on offer) at ``position``, paying ``payment`` (the rulebook's "Construct a Building", FF-R9, FF-R11)."""
-
-    action: Literal["build_building"]
-    player: int
-    building: str
-    position: TownPosition
-    payment: NotRequired[list[BuildingGoods]]
-    gain: NotRequired[Goods]
-
-
-class BuildTrails(TypedDict):
-    """Construct and upgrade ``trails`` in the order listed, paying ``payment`` (FF-R9 to FF-R11)."""
-
-    action: Literal["build_trails"]
-    player: int
-    trails: list[TrailWork]
-    payment: NotRequired[list[BuildingGoods]]
-
-
-class BuildingCatalog(TypedDict):
-    """The built-in building catalog."""
-
-    catalog_version: str
-    buildings: list[CatalogBuilding]
-
-
-class BuildingGoods(TypedDict):
-    """Goods at a building of the player's town: what a payment takes from it, or what a choice leaves on it."""
-
-    row: int
-    col: int
-    goods: Goods
-
-
-class CatalogBuilding(TypedDict):
-    """A building of the built-in catalog, as a request's catalog defines one (docs/foxglove-catalog.md)."""
-
-    id: str
-    name: str
-    tiers: NotRequired[list[Literal["start", "A", "B", "C"]]]
-    documented: bool
-    expert: bool
-    slots: NotRequired[int]
-    cost: NotRequired[Goods]
-    effects: NotRequired[list[dict[str, Any]]]
-    text: NotRequired[str]
-    provenance: dict[str, Provenance]
-    provisional: bool
-
-
-class ChallengeParameter(TypedDict):
+class DowntownChallengeParameter(TypedDict):
     """One field of a challenge, and the values it accepts."""
 
     name: str
     description: str
-    values: ParameterValues
+    values: DowntownParameterValues
 
 
-class ChallengeType(TypedDict):
+class DowntownChallengeType(TypedDict):
     """A challenge type: its tag, its ruling and its fields."""
 
     type: str
     rule: str
     description: str
-    parameters: list[ChallengeParameter]
+    parameters: list[DowntownChallengeParameter]
 
 
-class ChallengeTypes(TypedDict):
+class DowntownChallengeTypes(TypedDict):
     """The seven Challenge types, from the rules the referee plays."""
 
-    challenge_types: list[ChallengeType]
-    ingredients: list[Ingredient]
+    challenge_types: list[DowntownChallengeType]
+    ingredients: list[DowntownIngredient]
     rules_version: int
 
 
-class CountCandidates(TypedDict):
-    """A goods count read in doubt: the counts it may be."""
-
-    candidates: list[int]
-
-
-class CountedCell(TypedDict):
+class DowntownCountedCell(TypedDict):
     """A cell whose ingredients counted toward a line's verdict."""
 
     row: int
     col: int
-    ingredients: list[Ingredient]
+    ingredients: list[DowntownIngredient]
 
 
-class CountedTile(TypedDict):
-    """A tile an end-game effect counted."""
-
-    row: int
-    col: int
-    building: str
-    via: list[list[int]]
-
-
-class DiscardTile(TypedDict):
+class DowntownDiscardTile(TypedDict):
     """Seat ``player`` puts a face-up ``tile`` back in the box (2 and 3 players, DFM-R11)."""
 
     action: Literal["discard"]
     player: int
-    tile: FoodTile
+    tile: DowntownFoodTile
 
 
-class DoubtfulCount(TypedDict):
-    """What one doubtful goods count does to the total."""
-
-    row: int
-    col: int
-    good: Good
-    pointer: str
-    decides: bool
-    totals: list[int]
-
-
-class DoubtfulSpace(TypedDict):
+class DowntownDoubtfulSpace(TypedDict):
     """What one doubtful space does to the total."""
 
     row: int
@@ -157,47 +80,7 @@ class DoubtfulSpace(TypedDict):
     totals: list[int]
 
 
-class DrawTiles(TypedDict):
-    """The tiles the players drew to fill the central board's empty spaces, in the order drawn (FF-R13): the stacks are on the table, so the client says what came up."""
-
-    action: Literal["draw_tiles"]
-    tiles: list[str]
-
-
-class EndGameEffect(TypedDict):
-    """What one end-game effect scores, why, and the tiles it counted."""
-
-    kind: str
-    points: int
-    explanation: str
-    rule: str
-    code: EndGameExplanationCode
-    params: dict[str, str | int | bool | list[str | int | bool]]
-    tiles: list[CountedTile]
-
-
-class EndGameEntry(TypedDict):
-    """What one building's end-game effect scores (FF-R6 to FF-R8), and why."""
-
-    building: str
-    row: int
-    col: int
-    points: int
-    explanation: str
-    rule: str
-    code: EndGameExplanationCode
-    params: dict[str, str | int | bool | list[str | int | bool]]
-    effects: list[EndGameEffect]
-
-
-class EndRound(TypedDict):
-    """In the fourth round, after at least one processing run: the player is done (FF-R15)."""
-
-    action: Literal["end_round"]
-    player: int
-
-
-class ExactCount(TypedDict):
+class DowntownExactCount(TypedDict):
     """Every listed ingredient appears exactly its count; others are ignored (DFM-R2)."""
 
     type: Literal["exact_count"]
@@ -205,7 +88,7 @@ class ExactCount(TypedDict):
     counts: Any
 
 
-class ExactCountAny(TypedDict):
+class DowntownExactCountAny(TypedDict):
     """Some ingredient of the player's choice appears exactly ``count`` times (DFM-R3)."""
 
     type: Literal["exact_count_any"]
@@ -213,12 +96,246 @@ class ExactCountAny(TypedDict):
     count: int
 
 
-class ExactTotal(TypedDict):
+class DowntownExactTotal(TypedDict):
     """The line holds exactly ``count`` ingredients in all (DFM-R4)."""
 
     type: Literal["exact_total"]
     points: int
     count: int
+
+
+class DowntownForbidden(TypedDict):
+    """None of the listed ingredients appears (DFM-R6)."""
+
+    type: Literal["forbidden"]
+    points: int
+    ingredients: list[DowntownIngredient]
+
+
+class DowntownGameReplay(TypedDict):
+    """A log replayed: how far it is legal, the state it reaches, and once the game is over, the scores and winners."""
+
+    legal: bool
+    illegal_index: NotRequired[int]
+    violations: NotRequired[list[Violation]]
+    state: NotRequired[DowntownGameState]
+    standings: NotRequired[list[DowntownStanding]]
+    winners: NotRequired[list[str]]
+    scores: NotRequired[list[DowntownScore]]
+
+
+class DowntownGameSetup(TypedDict):
+    """How a game begins: the players with their challenges, who holds the First Player token, and the tiles first turned over."""
+
+    rules_version: NotRequired[int]
+    mode: NotRequired[DowntownMode]
+    players: list[DowntownSetupPlayer]
+    first_player: NotRequired[int]
+    face_up: list[DowntownFoodTile]
+
+
+class DowntownGameState(TypedDict):
+    """A game between two actions. The referee keeps nothing: send back the state it last answered, unchanged, with the next move."""
+
+    rules_version: int
+    mode: DowntownMode
+    players: list[DowntownPlayer]
+    face_up: list[DowntownFoodTile]
+    pile_count: int
+    discards: list[DowntownFoodTile]
+    round: int
+    first_player: int
+    current_player: int
+    expected: DowntownExpectedMove | None
+    game_over: bool
+    reveal_count: int
+
+
+class DowntownLegalMoves(TypedDict):
+    """Every legal move in a state, and what the game waits for."""
+
+    turn: DowntownTurn
+    moves: list[DowntownMove]
+
+
+class DowntownLegalMovesRequest(TypedDict):
+    """A state to list the legal moves of."""
+
+    state: DowntownGameState
+
+
+class DowntownLineScore(TypedDict):
+    """One row or column: whether its challenge is met, its points, and why."""
+
+    index: int
+    met: bool
+    points: int
+    explanation: str
+    rule: str
+    code: DowntownLineExplanationCode
+    params: dict[str, str | int | bool | list[str | int | bool]]
+    cells: list[DowntownCountedCell]
+    chosen_ingredient: DowntownIngredient | None
+    majority_ingredient: DowntownIngredient | None
+    sets_formed: list[list[DowntownIngredient]]
+
+
+class DowntownMajority(TypedDict):
+    """``ingredient`` appears strictly more often than each other one (DFM-R1)."""
+
+    type: Literal["majority"]
+    points: int
+    ingredient: DowntownIngredient
+
+
+class DowntownMoveVerdict(TypedDict):
+    """Legal, with the state after the move; or illegal, with every rule it breaks."""
+
+    legal: bool
+    state: NotRequired[DowntownGameState]
+    violations: NotRequired[list[Violation]]
+
+
+class DowntownOneOfEach(TypedDict):
+    """All six ingredients appear (DFM-R5)."""
+
+    type: Literal["one_of_each"]
+    points: int
+
+
+class DowntownParameterValues(TypedDict):
+    """The values a challenge parameter accepts: past a limit, a board is a 422 naming it. Bounds are present only where they apply."""
+
+    kind: NotRequired[DowntownValueKind]
+    minimum: NotRequired[int]
+    maximum: NotRequired[int]
+    min_items: NotRequired[int]
+    max_items: NotRequired[int]
+    unique_items: NotRequired[bool]
+    items: NotRequired[DowntownParameterValues]
+
+
+class DowntownPerSet(TypedDict):
+    """``points`` for each set formed, an ingredient in at most one set (DFM-R7)."""
+
+    type: Literal["per_set"]
+    points: int
+    sets: list[list[DowntownIngredient]]
+
+
+class DowntownPlayer(TypedDict):
+    """A named player's board."""
+
+    name: str
+    board: DowntownBoard
+
+
+class DowntownRankRequest(TypedDict):
+    """The players to rank, each with a board."""
+
+    players: list[DowntownPlayer]
+
+
+class DowntownRanking(TypedDict):
+    """The players ordered by place, and the winners."""
+
+    standings: list[DowntownStanding]
+    winners: list[str]
+    rules_version: int
+
+
+class DowntownReplayGameRequest(TypedDict):
+    """A game's setup and its log."""
+
+    setup: DowntownGameSetup
+    moves: list[DowntownMove]
+
+
+class DowntownRevealTiles(TypedDict):
+    """The tiles turned over from the pile, in the order laid out: 4 as a round begins (DFM-R11), 1 in Young Shopper (DFM-R13). The pile is on the table: say what came up."""
+
+    action: Literal["reveal"]
+    tiles: list[DowntownFoodTile]
+
+
+class DowntownScore(TypedDict):
+    """A board's score, line by line (DFM-R1 to DFM-R9)."""
+
+    mode: DowntownMode
+    total: int
+    complete: bool
+    challenges_met: int
+    best_challenge_points: int
+    rows: list[DowntownLineScore]
+    columns: list[DowntownLineScore]
+    uncertainty: NotRequired[DowntownBoardUncertainty]
+    rules_version: int
+
+
+class DowntownScoreBoard(TypedDict):
+    """A board to score, whose spaces may be doubtful readings: the answer then gives the likeliest reading's score and what the other readings score (``uncertainty``)."""
+
+    mode: NotRequired[DowntownMode]
+    row_challenges: NotRequired[list[DowntownChallenge]]
+    column_challenges: NotRequired[list[DowntownChallenge]]
+    grid: DowntownScoreGrid
+
+
+class DowntownSetupBoard(TypedDict):
+    """A board as a game begins: the challenges chosen and the grid empty, so the grid may be left out."""
+
+    mode: NotRequired[DowntownMode]
+    row_challenges: NotRequired[list[DowntownChallenge]]
+    column_challenges: NotRequired[list[DowntownChallenge]]
+    grid: NotRequired[DowntownGrid]
+
+
+class DowntownSetupPlayer(TypedDict):
+    """A player as a game begins: the name, and the board's challenges."""
+
+    name: str
+    board: DowntownSetupBoard
+
+
+class DowntownStanding(TypedDict):
+    """A player's place, total and tie-breaks (DFM-R10)."""
+
+    name: str
+    total: int
+    challenges_met: int
+    best_challenge_points: int
+    place: int
+
+
+class DowntownTakeTile(TypedDict):
+    """Seat ``player`` takes a face-up ``tile`` and places it at ``row``, ``col`` of their own grid (DFM-R12)."""
+
+    action: Literal["take"]
+    player: int
+    tile: DowntownFoodTile
+    row: int
+    col: int
+
+
+class DowntownTileCandidates(TypedDict):
+    """A doubtful space of a board to score: the tiles a reading found possible there."""
+
+    candidates: list[DowntownFoodTile]
+
+
+class DowntownTurn(TypedDict):
+    """Who acts next and what the game waits for."""
+
+    player: NotRequired[int]
+    expected: DowntownExpectedMove | None
+    reveal_count: int
+
+
+class DowntownValidateMoveRequest(TypedDict):
+    """A state and a move to judge in it."""
+
+    state: DowntownGameState
+    move: DowntownMove
 
 
 class FieldError(TypedDict):
@@ -228,28 +345,6 @@ class FieldError(TypedDict):
     detail: str
     code: ProblemCode
     params: dict[str, str | int | bool | list[str | int | bool]]
-
-
-class FinalRoundPlan(TypedDict):
-    """The best final total any legal sequence of transports and processing runs reaches, and a plan that reaches it."""
-
-    total: int
-    processing_points: int
-    end_game_points: int
-    goods_remaining: int
-    steps: list[PlanStep]
-    optimal: bool
-    upper_bound: int
-    rules_version: int
-    catalog_version: str
-
-
-class Forbidden(TypedDict):
-    """None of the listed ingredients appears (DFM-R6)."""
-
-    type: Literal["forbidden"]
-    points: int
-    ingredients: list[Ingredient]
 
 
 class FoxgloveActionVerdict(TypedDict):
@@ -263,9 +358,140 @@ class FoxgloveActionVerdict(TypedDict):
 class FoxgloveBoard(TypedDict):
     """The central board: the building tiles on offer and the stacks they come from (FF-R13); identical tiles share a space."""
 
-    offer: list[TileStack | None]
-    c_spaces: list[TileStack | None]
-    stacks: StacksLeft
+    offer: list[FoxgloveTileStack | None]
+    c_spaces: list[FoxgloveTileStack | None]
+    stacks: FoxgloveStacksLeft
+
+
+class FoxgloveBuildBuilding(TypedDict):
+    """Construct ``building`` (on offer) at ``position``, paying ``payment`` (the rulebook's "Construct a Building", FF-R9, FF-R11)."""
+
+    action: Literal["build_building"]
+    player: int
+    building: str
+    position: FoxgloveTownPosition
+    payment: NotRequired[list[FoxgloveBuildingGoods]]
+    gain: NotRequired[FoxgloveGoods]
+
+
+class FoxgloveBuildTrails(TypedDict):
+    """Construct and upgrade ``trails`` in the order listed, paying ``payment`` (FF-R9 to FF-R11)."""
+
+    action: Literal["build_trails"]
+    player: int
+    trails: list[FoxgloveTrailWork]
+    payment: NotRequired[list[FoxgloveBuildingGoods]]
+
+
+class FoxgloveBuildingCatalog(TypedDict):
+    """The built-in building catalog."""
+
+    catalog_version: str
+    buildings: list[FoxgloveCatalogBuilding]
+
+
+class FoxgloveBuildingGoods(TypedDict):
+    """Goods at a building of the player's town: what a payment takes from it, or what a choice leaves on it."""
+
+    row: int
+    col: int
+    goods: FoxgloveGoods
+
+
+class FoxgloveCatalogBuilding(TypedDict):
+    """A building of the built-in catalog, as a request's catalog defines one (docs/foxglove-catalog.md)."""
+
+    id: str
+    name: str
+    tiers: NotRequired[list[Literal["start", "A", "B", "C"]]]
+    documented: bool
+    expert: bool
+    slots: NotRequired[int]
+    cost: NotRequired[FoxgloveGoods]
+    effects: NotRequired[list[dict[str, Any]]]
+    text: NotRequired[str]
+    provenance: dict[str, FoxgloveProvenance]
+    provisional: bool
+
+
+class FoxgloveCountCandidates(TypedDict):
+    """A goods count read in doubt: the counts it may be."""
+
+    candidates: list[int]
+
+
+class FoxgloveCountedTile(TypedDict):
+    """A tile an end-game effect counted."""
+
+    row: int
+    col: int
+    building: str
+    via: list[list[int]]
+
+
+class FoxgloveDoubtfulCount(TypedDict):
+    """What one doubtful goods count does to the total."""
+
+    row: int
+    col: int
+    good: FoxgloveGood
+    pointer: str
+    decides: bool
+    totals: list[int]
+
+
+class FoxgloveDrawTiles(TypedDict):
+    """The tiles the players drew to fill the central board's empty spaces, in the order drawn (FF-R13): the stacks are on the table, so the client says what came up."""
+
+    action: Literal["draw_tiles"]
+    tiles: list[str]
+
+
+class FoxgloveEndGameEffect(TypedDict):
+    """What one end-game effect scores, why, and the tiles it counted."""
+
+    kind: str
+    points: int
+    explanation: str
+    rule: str
+    code: FoxgloveEndGameExplanationCode
+    params: dict[str, str | int | bool | list[str | int | bool]]
+    tiles: list[FoxgloveCountedTile]
+
+
+class FoxgloveEndGameEntry(TypedDict):
+    """What one building's end-game effect scores (FF-R6 to FF-R8), and why."""
+
+    building: str
+    row: int
+    col: int
+    points: int
+    explanation: str
+    rule: str
+    code: FoxgloveEndGameExplanationCode
+    params: dict[str, str | int | bool | list[str | int | bool]]
+    effects: list[FoxgloveEndGameEffect]
+
+
+class FoxgloveEndRound(TypedDict):
+    """In the fourth round, after at least one processing run: the player is done (FF-R15)."""
+
+    action: Literal["end_round"]
+    player: int
+
+
+class FoxgloveFinalRoundPlan(TypedDict):
+    """The best final total any legal sequence of transports and processing runs reaches, and a plan that reaches it."""
+
+    total: int
+    processing_points: int
+    end_game_points: int
+    goods_remaining: int
+    steps: list[FoxglovePlanStep]
+    optimal: bool
+    upper_bound: int
+    rules_version: int
+    catalog_version: str
 
 
 class FoxgloveGameReplay(TypedDict):
@@ -275,9 +501,9 @@ class FoxgloveGameReplay(TypedDict):
     illegal_index: NotRequired[int]
     violations: NotRequired[list[Violation]]
     state: NotRequired[FoxgloveGameState]
-    standings: NotRequired[list[TownStanding]]
+    standings: NotRequired[list[FoxgloveTownStanding]]
     winners: NotRequired[list[str]]
-    scores: NotRequired[list[TownScore]]
+    scores: NotRequired[list[FoxgloveTownScore]]
     solo: NotRequired[FoxgloveSoloOutcome]
 
 
@@ -289,7 +515,7 @@ class FoxgloveGameSetup(TypedDict):
     a_tiles: NotRequired[list[str]]
     c_tiles: NotRequired[list[str]]
     solo: NotRequired[int | None]
-    catalog: NotRequired[Catalog | None]
+    catalog: NotRequired[FoxgloveCatalog | None]
 
 
 class FoxgloveGameState(TypedDict):
@@ -299,12 +525,65 @@ class FoxgloveGameState(TypedDict):
     catalog_version: str
     players: list[FoxglovePlayer]
     round: int
-    phase: GamePhase
+    phase: FoxgloveGamePhase
     start_player: int
     current_player: int
     board: FoxgloveBoard
     solo: NotRequired[int | None]
-    catalog: NotRequired[Catalog | None]
+    catalog: NotRequired[FoxgloveCatalog | None]
+
+
+class FoxgloveGameTown(TypedDict):
+    """A player's town in a game: its buildings are the game's catalog's, so it has no ``catalog`` of its own."""
+
+    variant: FoxgloveVariant
+    score_track: int
+    tiles: list[FoxgloveTownTile]
+
+
+class FoxgloveGoods(TypedDict):
+    """Goods by type, e.g. {"wood": 2, "sheep": 8}: a type left out is none."""
+
+    wood: NotRequired[int]
+    stone: NotRequired[int]
+    wheat: NotRequired[int]
+    coal: NotRequired[int]
+    sheep: NotRequired[int]
+
+
+class FoxgloveGoodsOnHand(TypedDict):
+    """Goods on a building: what a payment can take."""
+
+    player: int
+    row: int
+    col: int
+    building: str
+    goods: FoxgloveGoods
+
+
+class FoxgloveHaul(TypedDict):
+    """At a transportation phase's start, ``picks`` placed on the Hauler's Hut at ``to``, ignoring routes (FF-R17)."""
+
+    action: Literal["haul"]
+    player: int
+    to: FoxgloveTownPosition
+    picks: list[FoxglovePick]
+
+
+FoxgloveHaulPick = TypedDict("FoxgloveHaulPick", {
+    "good": 'FoxgloveGood',
+    "count": 'int',
+    "from": 'FoxgloveTownPosition',
+})
+"""Goods a Hauler's Hut takes from a building."""
+
+
+class FoxgloveHaulStep(TypedDict):
+    """Goods placed on a Hauler's Hut at a transportation phase's start (FF-R17)."""
+
+    action: Literal["haul"]
+    to: FoxgloveTownPosition
+    picks: list[FoxgloveHaulPick]
 
 
 class FoxgloveLegalMoves(TypedDict):
@@ -312,7 +591,7 @@ class FoxgloveLegalMoves(TypedDict):
 
     turn: FoxgloveTurn
     moves: list[FoxgloveAction]
-    goods_on_hand: list[GoodsOnHand]
+    goods_on_hand: list[FoxgloveGoodsOnHand]
 
 
 class FoxgloveLegalMovesRequest(TypedDict):
@@ -321,16 +600,87 @@ class FoxgloveLegalMovesRequest(TypedDict):
     state: FoxgloveGameState
 
 
+FoxgloveMoveStep = TypedDict("FoxgloveMoveStep", {
+    "action": 'Literal["move"]',
+    "good": 'FoxgloveGood',
+    "count": 'int',
+    "from": 'FoxgloveTownPosition',
+    "to": 'FoxgloveTownPosition',
+    "path": 'FoxglovePath',
+})
+"""Move goods along the trails (FF-R2, FF-R3)."""
+
+
+class FoxglovePass(TypedDict):
+    """Seat ``player`` passes: no more construction this round (FF-R14)."""
+
+    action: Literal["pass"]
+    player: int
+
+
+FoxglovePick = TypedDict("FoxglovePick", {
+    "good": 'FoxgloveGood',
+    "count": 'int',
+    "from": 'FoxgloveTownPosition',
+})
+"""Goods a Hauler's Hut takes from another building."""
+
+
 class FoxglovePlayer(TypedDict):
     """A seat: the player's town, and where they stand in the round."""
 
     name: str
-    town: FoxgloveTown
+    town: FoxgloveGameTown
     passed: bool
     done: bool
     runs: int
     moved: bool
-    hauled: list[TownPosition]
+    hauled: list[FoxgloveTownPosition]
+
+
+class FoxgloveProcess(TypedDict):
+    """A processing run, resolved by the referee (FF-R4); in rounds 1 to 3 it ends the player's round."""
+
+    action: Literal["process"]
+    player: int
+    choices: NotRequired[list[FoxgloveBuildingGoods]]
+
+
+class FoxgloveProcessChoice(TypedDict):
+    """A building's goods after a processing run, where FF-R4 leaves a choice."""
+
+    row: int
+    col: int
+    goods: FoxgloveGoods
+
+
+class FoxgloveProcessStep(TypedDict):
+    """A processing run, every effect executed fully (FF-R4); ``choices`` only where FF-R4 leaves one."""
+
+    action: Literal["process"]
+    points: int
+    choices: NotRequired[list[FoxgloveProcessChoice]]
+
+
+class FoxgloveProduce(TypedDict):
+    """Seat ``player``'s production phase, resolved by the referee (FF-R5)."""
+
+    action: Literal["produce"]
+    player: int
+    choices: NotRequired[list[FoxgloveBuildingGoods]]
+
+
+class FoxgloveProvenance(TypedDict):
+    """Where a building's value comes from."""
+
+    source: NotRequired[Literal["rulebook", "provisional"]]
+    note: NotRequired[str]
+
+
+class FoxgloveRankTowns(TypedDict):
+    """The players to rank."""
+
+    players: list[FoxgloveTownPlayer]
 
 
 class FoxgloveReplayGameRequest(TypedDict):
@@ -340,11 +690,40 @@ class FoxgloveReplayGameRequest(TypedDict):
     actions: list[FoxgloveAction]
 
 
+class FoxgloveScoreGoods(TypedDict):
+    """Goods by type on a building of a town to score, each count a whole number or a doubtful reading, e.g. {"wood": 2, "sheep": {"candidates": [7, 8]}}: a type left out is none; at most 8 doubtful counts in a town (more is a 422 naming the limit)."""
+
+    wood: NotRequired[int | FoxgloveCountCandidates]
+    stone: NotRequired[int | FoxgloveCountCandidates]
+    wheat: NotRequired[int | FoxgloveCountCandidates]
+    coal: NotRequired[int | FoxgloveCountCandidates]
+    sheep: NotRequired[int | FoxgloveCountCandidates]
+
+
+class FoxgloveScoreTown(TypedDict):
+    """A town to score, whose goods counts may be doubtful readings: the answer then gives the likeliest reading's score and what the other readings score (``uncertainty``)."""
+
+    variant: NotRequired[FoxgloveVariant]
+    score_track: NotRequired[int]
+    tiles: list[FoxgloveScoreTownTile]
+    catalog: NotRequired[FoxgloveCatalog | None]
+
+
+class FoxgloveScoreTownTile(TypedDict):
+    """A tile of a town to score, whose goods counts may be doubtful readings."""
+
+    row: int
+    col: int
+    building: NotRequired[str]
+    trail: NotRequired[list[FoxgloveSide]]
+    goods: NotRequired[FoxgloveScoreGoods | None]
+
+
 class FoxgloveSeat(TypedDict):
     """A player as the game begins."""
 
     name: str
-    variant: NotRequired[Variant]
+    variant: NotRequired[FoxgloveVariant]
 
 
 class FoxgloveSoloOutcome(TypedDict):
@@ -356,19 +735,146 @@ class FoxgloveSoloOutcome(TypedDict):
     reached: list[int]
 
 
-class FoxgloveTown(TypedDict):
-    """A player's town in a game: its buildings are the game's catalog's, so it has no ``catalog`` of its own."""
+class FoxgloveStacksLeft(TypedDict):
+    """How many tiles each tier's face-down stack still holds."""
 
-    variant: Variant
+    A: int
+    B: int
+    C: int
+
+
+class FoxgloveTileStack(TypedDict):
+    """A space of the central board holding ``count`` identical tiles of ``building``."""
+
+    building: str
+    count: int
+
+
+class FoxgloveTown(TypedDict):
+    """One player's town: its variant, score track, tiles and catalog additions."""
+
+    variant: NotRequired[FoxgloveVariant]
+    score_track: NotRequired[int]
+    tiles: list[FoxgloveTownTile]
+    catalog: NotRequired[FoxgloveCatalog | None]
+
+
+class FoxgloveTownPlayer(TypedDict):
+    """A named player's town."""
+
+    name: str
+    town: FoxgloveTown
+
+
+class FoxgloveTownPosition(TypedDict):
+    """A square of the town: ``row`` grows to the south, ``col`` to the east."""
+
+    row: int
+    col: int
+
+
+class FoxgloveTownRanking(TypedDict):
+    """The players ordered by place, and the winners."""
+
+    standings: list[FoxgloveTownStanding]
+    winners: list[str]
+    rules_version: int
+    catalog_version: str
+
+
+class FoxgloveTownScore(TypedDict):
+    """A town's final total: its score track plus each end-game effect."""
+
+    total: int
     score_track: int
-    tiles: list[TownTile]
+    end_game_points: int
+    end_game: list[FoxgloveEndGameEntry]
+    goods_remaining: int
+    tile_count: int
+    uncertainty: NotRequired[FoxgloveTownUncertainty]
+    rules_version: int
+    catalog_version: str
+
+
+class FoxgloveTownStanding(TypedDict):
+    """A player's place, total and tie-breaks (FF-R16)."""
+
+    name: str
+    total: int
+    goods_remaining: int
+    tile_count: int
+    place: int
+
+
+class FoxgloveTownTile(TypedDict):
+    """A building tile (its id and goods) or a trail tile (its open sides) at a position."""
+
+    row: int
+    col: int
+    building: NotRequired[str]
+    trail: NotRequired[list[FoxgloveSide]]
+    goods: NotRequired[FoxgloveGoods | None]
+
+
+class FoxgloveTownUncertainty(TypedDict):
+    """The totals a town with doubtful goods counts may come to: what the readings other than the likeliest score."""
+
+    readings: int
+    lowest_total: int
+    highest_total: int
+    likely_total: int
+    counts: list[FoxgloveDoubtfulCount]
+
+
+class FoxgloveTrailWork(TypedDict):
+    """One trail built at ``position``, or (``upgrade``) the trail there flipped to its T-junction side (FF-R10)."""
+
+    position: FoxgloveTownPosition
+    sides: list[FoxgloveSide]
+    upgrade: NotRequired[bool]
+
+
+FoxgloveTransport = TypedDict("FoxgloveTransport", {
+    "action": 'Literal["transport"]',
+    "player": 'int',
+    "good": 'FoxgloveGood',
+    "count": 'NotRequired[int]',
+    "from": 'FoxgloveTownPosition',
+    "to": 'FoxgloveTownPosition',
+})
+"""Move ``count`` goods of ``good`` along the trails (FF-R2, FF-R3), as the contract's transport move does."""
+
+
+FoxgloveTransportMove = TypedDict("FoxgloveTransportMove", {
+    "good": 'FoxgloveGood',
+    "count": 'NotRequired[int]',
+    "from": 'FoxgloveTownPosition',
+    "to": 'FoxgloveTownPosition',
+})
+"""Goods to move from one building to another along the trails."""
+
+
+class FoxgloveTransportRequest(TypedDict):
+    """A town and a move to rule on."""
+
+    town: FoxgloveTown
+    move: FoxgloveTransportMove
+
+
+class FoxgloveTransportVerdict(TypedDict):
+    """Legal, with the route and the town after; or illegal, with every violation."""
+
+    legal: bool
+    path: NotRequired[FoxglovePath]
+    town: NotRequired[FoxgloveTown]
+    violations: NotRequired[list[Violation]]
 
 
 class FoxgloveTurn(TypedDict):
     """Who acts next and what the game waits for."""
 
     player: NotRequired[int]
-    expected: Expectation | None
+    expected: FoxgloveExpectation | None
 
 
 class FoxgloveValidateActionRequest(TypedDict):
@@ -378,199 +884,10 @@ class FoxgloveValidateActionRequest(TypedDict):
     action: FoxgloveAction
 
 
-class GameReplay(TypedDict):
-    """A log replayed: how far it is legal, the state it reaches, and once the game is over, the scores and winners."""
-
-    legal: bool
-    illegal_index: NotRequired[int]
-    violations: NotRequired[list[Violation]]
-    state: NotRequired[GameState]
-    standings: NotRequired[list[Standing]]
-    winners: NotRequired[list[str]]
-    scores: NotRequired[list[Score]]
-
-
-class GameSetup(TypedDict):
-    """How a game begins: the players with their challenges, who holds the First Player token, and the tiles first turned over."""
-
-    rules_version: NotRequired[int]
-    mode: NotRequired[Mode]
-    players: list[SetupPlayer]
-    first_player: NotRequired[int]
-    face_up: list[FoodTile]
-
-
-class GameState(TypedDict):
-    """A game between two actions. The referee keeps nothing: send back the state it last answered, unchanged, with the next move."""
-
-    rules_version: int
-    mode: Mode
-    players: list[Player]
-    face_up: list[FoodTile]
-    pile_count: int
-    discards: list[FoodTile]
-    round: int
-    first_player: int
-    current_player: int
-    expected: ExpectedMove | None
-    game_over: bool
-    reveal_count: int
-
-
-class Goods(TypedDict):
-    """Goods by type, e.g. {"wood": 2, "sheep": 8}: a type left out is none."""
-
-    wood: NotRequired[int]
-    stone: NotRequired[int]
-    wheat: NotRequired[int]
-    coal: NotRequired[int]
-    sheep: NotRequired[int]
-
-
-class GoodsOnHand(TypedDict):
-    """Goods on a building: what a payment can take."""
-
-    player: int
-    row: int
-    col: int
-    building: str
-    goods: Goods
-
-
-class Haul(TypedDict):
-    """At a transportation phase's start, ``picks`` placed on the Hauler's Hut at ``to``, ignoring routes (FF-R17)."""
-
-    action: Literal["haul"]
-    player: int
-    to: TownPosition
-    picks: list[Pick]
-
-
-HaulPick = TypedDict("HaulPick", {
-    "good": 'Good',
-    "count": 'int',
-    "from": 'TownPosition',
-})
-"""Goods a Hauler's Hut takes from a building."""
-
-
-class HaulStep(TypedDict):
-    """Goods placed on a Hauler's Hut at a transportation phase's start (FF-R17)."""
-
-    action: Literal["haul"]
-    to: TownPosition
-    picks: list[HaulPick]
-
-
 class Health(TypedDict):
     """What a probe answers when it passes."""
 
     status: Literal["ok", "ready"]
-
-
-class LegalMoves(TypedDict):
-    """Every legal move in a state, and what the game waits for."""
-
-    turn: Turn
-    moves: list[Move]
-
-
-class LegalMovesRequest(TypedDict):
-    """A state to list the legal moves of."""
-
-    state: GameState
-
-
-class LineScore(TypedDict):
-    """One row or column: whether its challenge is met, its points, and why."""
-
-    index: int
-    met: bool
-    points: int
-    explanation: str
-    rule: str
-    code: LineExplanationCode
-    params: dict[str, str | int | bool | list[str | int | bool]]
-    cells: list[CountedCell]
-    chosen_ingredient: Ingredient | None
-    majority_ingredient: Ingredient | None
-    sets_formed: list[list[Ingredient]]
-
-
-class Majority(TypedDict):
-    """``ingredient`` appears strictly more often than each other one (DFM-R1)."""
-
-    type: Literal["majority"]
-    points: int
-    ingredient: Ingredient
-
-
-MoveStep = TypedDict("MoveStep", {
-    "action": 'Literal["move"]',
-    "good": 'Good',
-    "count": 'int',
-    "from": 'TownPosition',
-    "to": 'TownPosition',
-    "path": 'Path',
-})
-"""Move goods along the trails (FF-R2, FF-R3)."""
-
-
-class MoveVerdict(TypedDict):
-    """Legal, with the state after the move; or illegal, with every rule it breaks."""
-
-    legal: bool
-    state: NotRequired[GameState]
-    violations: NotRequired[list[Violation]]
-
-
-class OneOfEach(TypedDict):
-    """All six ingredients appear (DFM-R5)."""
-
-    type: Literal["one_of_each"]
-    points: int
-
-
-class ParameterValues(TypedDict):
-    """The values a challenge parameter accepts: past a limit, a board is a 422 naming it. Bounds are present only where they apply."""
-
-    kind: NotRequired[ValueKind]
-    minimum: NotRequired[int]
-    maximum: NotRequired[int]
-    min_items: NotRequired[int]
-    max_items: NotRequired[int]
-    unique_items: NotRequired[bool]
-    items: NotRequired[ParameterValues]
-
-
-class Pass(TypedDict):
-    """Seat ``player`` passes: no more construction this round (FF-R14)."""
-
-    action: Literal["pass"]
-    player: int
-
-
-class PerSet(TypedDict):
-    """``points`` for each set formed, an ingredient in at most one set (DFM-R7)."""
-
-    type: Literal["per_set"]
-    points: int
-    sets: list[list[Ingredient]]
-
-
-Pick = TypedDict("Pick", {
-    "good": 'Good',
-    "count": 'int',
-    "from": 'TownPosition',
-})
-"""Goods a Hauler's Hut takes from another building."""
-
-
-class Player(TypedDict):
-    """A named player's board."""
-
-    name: str
-    board: Board
 
 
 class Problem(TypedDict):
@@ -582,323 +899,6 @@ class Problem(TypedDict):
     detail: str
     errors: NotRequired[list[FieldError]]
     request_id: str
-
-
-class Process(TypedDict):
-    """A processing run, resolved by the referee (FF-R4); in rounds 1 to 3 it ends the player's round."""
-
-    action: Literal["process"]
-    player: int
-    choices: NotRequired[list[BuildingGoods]]
-
-
-class ProcessChoice(TypedDict):
-    """A building's goods after a processing run, where FF-R4 leaves a choice."""
-
-    row: int
-    col: int
-    goods: Goods
-
-
-class ProcessStep(TypedDict):
-    """A processing run, every effect executed fully (FF-R4); ``choices`` only where FF-R4 leaves one."""
-
-    action: Literal["process"]
-    points: int
-    choices: NotRequired[list[ProcessChoice]]
-
-
-class Produce(TypedDict):
-    """Seat ``player``'s production phase, resolved by the referee (FF-R5)."""
-
-    action: Literal["produce"]
-    player: int
-    choices: NotRequired[list[BuildingGoods]]
-
-
-class Provenance(TypedDict):
-    """Where a building's value comes from."""
-
-    source: NotRequired[Literal["rulebook", "provisional"]]
-    note: NotRequired[str]
-
-
-class RankRequest(TypedDict):
-    """The players to rank, each with a board."""
-
-    players: list[Player]
-
-
-class RankTowns(TypedDict):
-    """The players to rank."""
-
-    players: list[TownPlayer]
-
-
-class Ranking(TypedDict):
-    """The players ordered by place, and the winners."""
-
-    standings: list[Standing]
-    winners: list[str]
-    rules_version: int
-
-
-class ReplayGameRequest(TypedDict):
-    """A game's setup and its log."""
-
-    setup: GameSetup
-    moves: list[Move]
-
-
-class RevealTiles(TypedDict):
-    """The tiles turned over from the pile, in the order laid out: 4 as a round begins (DFM-R11), 1 in Young Shopper (DFM-R13). The pile is on the table: say what came up."""
-
-    action: Literal["reveal"]
-    tiles: list[FoodTile]
-
-
-class Score(TypedDict):
-    """A board's score, line by line (DFM-R1 to DFM-R9)."""
-
-    mode: Mode
-    total: int
-    complete: bool
-    challenges_met: int
-    best_challenge_points: int
-    rows: list[LineScore]
-    columns: list[LineScore]
-    uncertainty: NotRequired[BoardUncertainty]
-    rules_version: int
-
-
-class ScoreBoard(TypedDict):
-    """A board to score, whose spaces may be doubtful readings: the answer then gives the likeliest reading's score and what the other readings score (``uncertainty``)."""
-
-    mode: NotRequired[Mode]
-    row_challenges: NotRequired[list[Challenge]]
-    column_challenges: NotRequired[list[Challenge]]
-    grid: ScoreGrid
-
-
-class ScoreGoods(TypedDict):
-    """Goods by type on a building of a town to score, each count a whole number or a doubtful reading, e.g. {"wood": 2, "sheep": {"candidates": [7, 8]}}: a type left out is none; at most 8 doubtful counts in a town (more is a 422 naming the limit)."""
-
-    wood: NotRequired[int | CountCandidates]
-    stone: NotRequired[int | CountCandidates]
-    wheat: NotRequired[int | CountCandidates]
-    coal: NotRequired[int | CountCandidates]
-    sheep: NotRequired[int | CountCandidates]
-
-
-class ScoreTown(TypedDict):
-    """A town to score, whose goods counts may be doubtful readings: the answer then gives the likeliest reading's score and what the other readings score (``uncertainty``)."""
-
-    variant: NotRequired[Variant]
-    score_track: NotRequired[int]
-    tiles: list[ScoreTownTile]
-    catalog: NotRequired[Catalog | None]
-
-
-class ScoreTownTile(TypedDict):
-    """A tile of a town to score, whose goods counts may be doubtful readings."""
-
-    row: int
-    col: int
-    building: NotRequired[str]
-    trail: NotRequired[list[Side]]
-    goods: NotRequired[ScoreGoods | None]
-
-
-class SetupBoard(TypedDict):
-    """A board as a game begins: the challenges chosen and the grid empty, so the grid may be left out."""
-
-    mode: NotRequired[Mode]
-    row_challenges: NotRequired[list[Challenge]]
-    column_challenges: NotRequired[list[Challenge]]
-    grid: NotRequired[Grid]
-
-
-class SetupPlayer(TypedDict):
-    """A player as a game begins: the name, and the board's challenges."""
-
-    name: str
-    board: SetupBoard
-
-
-class StacksLeft(TypedDict):
-    """How many tiles each tier's face-down stack still holds."""
-
-    A: int
-    B: int
-    C: int
-
-
-class Standing(TypedDict):
-    """A player's place, total and tie-breaks (DFM-R10)."""
-
-    name: str
-    total: int
-    challenges_met: int
-    best_challenge_points: int
-    place: int
-
-
-class TakeTile(TypedDict):
-    """Seat ``player`` takes a face-up ``tile`` and places it at ``row``, ``col`` of their own grid (DFM-R12)."""
-
-    action: Literal["take"]
-    player: int
-    tile: FoodTile
-    row: int
-    col: int
-
-
-class TileCandidates(TypedDict):
-    """A doubtful space of a board to score: the tiles a reading found possible there."""
-
-    candidates: list[FoodTile]
-
-
-class TileStack(TypedDict):
-    """A space of the central board holding ``count`` identical tiles of ``building``."""
-
-    building: str
-    count: int
-
-
-class Town(TypedDict):
-    """One player's town: its variant, score track, tiles and catalog additions."""
-
-    variant: NotRequired[Variant]
-    score_track: NotRequired[int]
-    tiles: list[TownTile]
-    catalog: NotRequired[Catalog | None]
-
-
-class TownPlayer(TypedDict):
-    """A named player's town."""
-
-    name: str
-    town: Town
-
-
-class TownPosition(TypedDict):
-    """A square of the town: ``row`` grows to the south, ``col`` to the east."""
-
-    row: int
-    col: int
-
-
-class TownRanking(TypedDict):
-    """The players ordered by place, and the winners."""
-
-    standings: list[TownStanding]
-    winners: list[str]
-    rules_version: int
-    catalog_version: str
-
-
-class TownScore(TypedDict):
-    """A town's final total: its score track plus each end-game effect."""
-
-    total: int
-    score_track: int
-    end_game_points: int
-    end_game: list[EndGameEntry]
-    goods_remaining: int
-    tile_count: int
-    uncertainty: NotRequired[TownUncertainty]
-    rules_version: int
-    catalog_version: str
-
-
-class TownStanding(TypedDict):
-    """A player's place, total and tie-breaks (FF-R16)."""
-
-    name: str
-    total: int
-    goods_remaining: int
-    tile_count: int
-    place: int
-
-
-class TownTile(TypedDict):
-    """A building tile (its id and goods) or a trail tile (its open sides) at a position."""
-
-    row: int
-    col: int
-    building: NotRequired[str]
-    trail: NotRequired[list[Side]]
-    goods: NotRequired[Goods | None]
-
-
-class TownUncertainty(TypedDict):
-    """The totals a town with doubtful goods counts may come to: what the readings other than the likeliest score."""
-
-    readings: int
-    lowest_total: int
-    highest_total: int
-    likely_total: int
-    counts: list[DoubtfulCount]
-
-
-class TrailWork(TypedDict):
-    """One trail built at ``position``, or (``upgrade``) the trail there flipped to its T-junction side (FF-R10)."""
-
-    position: TownPosition
-    sides: list[Side]
-    upgrade: NotRequired[bool]
-
-
-Transport = TypedDict("Transport", {
-    "action": 'Literal["transport"]',
-    "player": 'int',
-    "good": 'Good',
-    "count": 'NotRequired[int]',
-    "from": 'TownPosition',
-    "to": 'TownPosition',
-})
-"""Move ``count`` goods of ``good`` along the trails (FF-R2, FF-R3), as the contract's transport move does."""
-
-
-TransportMove = TypedDict("TransportMove", {
-    "good": 'Good',
-    "count": 'NotRequired[int]',
-    "from": 'TownPosition',
-    "to": 'TownPosition',
-})
-"""Goods to move from one building to another along the trails."""
-
-
-class TransportRequest(TypedDict):
-    """A town and a move to rule on."""
-
-    town: Town
-    move: TransportMove
-
-
-class TransportVerdict(TypedDict):
-    """Legal, with the route and the town after; or illegal, with every violation."""
-
-    legal: bool
-    path: NotRequired[Path]
-    town: NotRequired[Town]
-    violations: NotRequired[list[Violation]]
-
-
-class Turn(TypedDict):
-    """Who acts next and what the game waits for."""
-
-    player: NotRequired[int]
-    expected: ExpectedMove | None
-    reveal_count: int
-
-
-class ValidateMoveRequest(TypedDict):
-    """A state and a move to judge in it."""
-
-    state: GameState
-    move: Move
 
 
 class Version(TypedDict):
@@ -922,89 +922,89 @@ class Violation(TypedDict):
     params: dict[str, str | int | bool | list[str | int | bool]]
 
 
-Catalog: TypeAlias = dict[str, Any]
-"""Building definitions by id that add to or override the built-in catalog, in the format of docs/foxglove-catalog.md; at most 200."""
-
-
-Challenge: TypeAlias = ExactCount | Forbidden | ExactCountAny | ExactTotal | OneOfEach | Majority | PerSet
+DowntownChallenge: TypeAlias = DowntownExactCount | DowntownForbidden | DowntownExactCountAny | DowntownExactTotal | DowntownOneOfEach | DowntownMajority | DowntownPerSet
 """A Challenge tile, by its `type` (DFM-R1 to DFM-R7); `points` is the number on its wooden crate."""
 
 
-EndGameExplanationCode: TypeAlias = Literal["FF_BONUS_IF_HELD", "FF_BONUS_IF_HELD_NOT_MET", "FF_COMMUNITY_CENTRE", "FF_END_GAME", "FF_GAIN_PER_HELD", "FF_GAIN_PER_HELD_GROUP", "FF_GUILDHALL", "FF_GUILDHALL_CAPPED", "FF_SCORES_NOTHING"]
-"""What an end-game explanation says, for machines, worded with its `params`. An entry's is FF_END_GAME, whose `{effects}` are its effects' explanations joined by "; "; each effect's is its own."""
-
-
-Expectation: TypeAlias = Literal["produce", "construct", "transport", "draw_tiles"]
-"""What a game waits for: produce, construct (build or pass), transport (transports, hauls, processing, ending the fourth round) or draw_tiles."""
-
-
-ExpectedMove: TypeAlias = Literal["take", "discard", "reveal"]
+DowntownExpectedMove: TypeAlias = Literal["take", "discard", "reveal"]
 """The move a game waits for: a take, a discard, or tiles revealed from the pile."""
 
 
-FoxgloveAction: TypeAlias = Produce | BuildBuilding | BuildTrails | Pass | Transport | Haul | Process | EndRound | DrawTiles
-"""An action of a Foxglove Farm game, by its `action`: production, construction (building, trails, passing), transportation (transports, hauls, processing runs, ending the fourth round), or the tiles drawn for the central board."""
-
-
-GamePhase: TypeAlias = Literal["production", "construction", "transportation", "game_over"]
-"""Where a round stands: production, construction, transportation (with processing), or game_over after the fourth round."""
-
-
-Good: TypeAlias = Literal["wood", "stone", "wheat", "coal", "sheep"]
-"""A type of goods. Written as a person writes it (any case and spacing, a plural, the French word) it is read as the one it names; answers give these names."""
-
-
-Ingredient: TypeAlias = Literal["bread", "carrot", "corn", "cheese", "milk", "egg"]
+DowntownIngredient: TypeAlias = Literal["bread", "carrot", "corn", "cheese", "milk", "egg"]
 """One of the six ingredients on the Food tiles. Written as a person writes it (any case and spacing, a plural, the French word) it is read as the one it names; answers give these names."""
 
 
-LineExplanationCode: TypeAlias = Literal["DFM_EXACT_COUNT_ANY_MET", "DFM_EXACT_COUNT_ANY_NOT_MET", "DFM_EXACT_COUNT_MET", "DFM_EXACT_COUNT_NOT_MET", "DFM_EXACT_TOTAL_MET", "DFM_EXACT_TOTAL_NOT_MET", "DFM_FORBIDDEN_BROKEN", "DFM_FORBIDDEN_MET", "DFM_MAJORITY_ABSENT", "DFM_MAJORITY_BEATEN", "DFM_MAJORITY_MET", "DFM_MAJORITY_TIED", "DFM_ONE_OF_EACH_MET", "DFM_ONE_OF_EACH_NOT_MET", "DFM_PER_SET_MET", "DFM_PER_SET_NOT_MET", "DFM_YOUNG_SHOPPER", "DFM_YOUNG_SHOPPER_EMPTY", "DFM_YOUNG_SHOPPER_TIED"]
+DowntownLineExplanationCode: TypeAlias = Literal["DFM_EXACT_COUNT_ANY_MET", "DFM_EXACT_COUNT_ANY_NOT_MET", "DFM_EXACT_COUNT_MET", "DFM_EXACT_COUNT_NOT_MET", "DFM_EXACT_TOTAL_MET", "DFM_EXACT_TOTAL_NOT_MET", "DFM_FORBIDDEN_BROKEN", "DFM_FORBIDDEN_MET", "DFM_MAJORITY_ABSENT", "DFM_MAJORITY_BEATEN", "DFM_MAJORITY_MET", "DFM_MAJORITY_TIED", "DFM_ONE_OF_EACH_MET", "DFM_ONE_OF_EACH_NOT_MET", "DFM_PER_SET_MET", "DFM_PER_SET_NOT_MET", "DFM_YOUNG_SHOPPER", "DFM_YOUNG_SHOPPER_EMPTY", "DFM_YOUNG_SHOPPER_TIED"]
 """What a line's explanation says, for machines: one code per sentence, worded with the line's `params`."""
 
 
-Mode: TypeAlias = Literal["standard", "young_shopper"]
+DowntownMode: TypeAlias = Literal["standard", "young_shopper"]
 """standard, or young_shopper: the mode for younger children, with no challenges (DFM-R9, DFM-R13)."""
 
 
-Move: TypeAlias = TakeTile | DiscardTile | RevealTiles
+DowntownMove: TypeAlias = DowntownTakeTile | DowntownDiscardTile | DowntownRevealTiles
 """A move, by its `action`: a take or a discard by a seat, or the tiles revealed from the pile."""
 
 
-Path: TypeAlias = list[list[int]]
+DowntownValueKind: TypeAlias = Literal["whole_number", "ingredient", "list", "object"]
+"""A value kind."""
+
+
+FoxgloveAction: TypeAlias = FoxgloveProduce | FoxgloveBuildBuilding | FoxgloveBuildTrails | FoxglovePass | FoxgloveTransport | FoxgloveHaul | FoxgloveProcess | FoxgloveEndRound | FoxgloveDrawTiles
+"""An action of a Foxglove Farm game, by its `action`: production, construction (building, trails, passing), transportation (transports, hauls, processing runs, ending the fourth round), or the tiles drawn for the central board."""
+
+
+FoxgloveCatalog: TypeAlias = dict[str, Any]
+"""Building definitions by id that add to or override the built-in catalog, in the format of docs/foxglove-catalog.md; at most 200."""
+
+
+FoxgloveEndGameExplanationCode: TypeAlias = Literal["FF_BONUS_IF_HELD", "FF_BONUS_IF_HELD_NOT_MET", "FF_COMMUNITY_CENTRE", "FF_END_GAME", "FF_GAIN_PER_HELD", "FF_GAIN_PER_HELD_GROUP", "FF_GUILDHALL", "FF_GUILDHALL_CAPPED", "FF_SCORES_NOTHING"]
+"""What an end-game explanation says, for machines, worded with its `params`. An entry's is FF_END_GAME, whose `{effects}` are its effects' explanations joined by "; "; each effect's is its own."""
+
+
+FoxgloveExpectation: TypeAlias = Literal["produce", "construct", "transport", "draw_tiles"]
+"""What a game waits for: produce, construct (build or pass), transport (transports, hauls, processing, ending the fourth round) or draw_tiles."""
+
+
+FoxgloveGamePhase: TypeAlias = Literal["production", "construction", "transportation", "game_over"]
+"""Where a round stands: production, construction, transportation (with processing), or game_over after the fourth round."""
+
+
+FoxgloveGood: TypeAlias = Literal["wood", "stone", "wheat", "coal", "sheep"]
+"""A type of goods. Written as a person writes it (any case and spacing, a plural, the French word) it is read as the one it names; answers give these names."""
+
+
+FoxglovePath: TypeAlias = list[list[int]]
 """A route along the trails, [[row, col], ...], origin and destination included."""
 
 
-PlanStep: TypeAlias = MoveStep | ProcessStep | HaulStep
+FoxglovePlanStep: TypeAlias = FoxgloveMoveStep | FoxgloveProcessStep | FoxgloveHaulStep
 """A step of a final-round plan, by its `action`: goods moved, a processing run, or goods hauled onto a Hauler's Hut."""
+
+
+FoxgloveSide: TypeAlias = Literal["N", "E", "S", "W"]
+"""A side of a tile: N toward row - 1, S toward row + 1, W toward col - 1, E toward col + 1."""
+
+
+FoxgloveVariant: TypeAlias = Literal["standard", "expert"]
+"""The transport rule a town plays by: standard, or expert (the Expert Variant, FF-R2)."""
 
 
 ProblemCode: TypeAlias = Literal["BUILDING_OR_TRAIL", "CATALOG_TOO_DEEP", "DFM_CHALLENGE_COUNT", "DFM_CHALLENGE_POINTS", "DFM_COUNT_LISTED_TWICE", "DFM_DISCARDS_AT", "DFM_DOUBTFUL_SPACE_NOT_RANKED", "DFM_FACE_UP_AT", "DFM_FACE_UP_COUNT", "DFM_GRID_AT", "DFM_GRID_NOT_EMPTY", "DFM_INGREDIENT_LISTED_TWICE", "DFM_LINE_COUNT", "DFM_MODE_MISMATCH", "DFM_NOTHING_DISCARDED", "DFM_NO_CHALLENGE_TYPE", "DFM_NO_COUNTS", "DFM_NO_FORBIDDEN", "DFM_NO_MOVE_ACTION", "DFM_NO_SETS", "DFM_NO_SUCH_POINT", "DFM_ONLY_SCORED", "DFM_PILE_AT", "DFM_PLAYER_COUNT", "DFM_ROUND", "DFM_ROW_COUNT", "DFM_ROW_LENGTH", "DFM_RULES_VERSION", "DFM_SEAT", "DFM_SET_SIZE", "DFM_SPACE_INGREDIENTS", "DFM_SQUARE", "DFM_TILE_INGREDIENTS", "DFM_TILE_OR_CANDIDATES", "DFM_TILE_TOTAL", "DFM_TOO_MANY_SETS", "DFM_YOUNG_SHOPPER_CHALLENGES", "DOUBTFUL_CELL_CANDIDATES", "DOUBTFUL_CELL_REPEATED", "DOUBTFUL_COUNT_CANDIDATES", "DOUBTFUL_COUNT_REPEATED", "EXPECTED_ARRAY", "EXPECTED_BOOLEAN", "EXPECTED_CATALOG", "EXPECTED_OBJECT", "EXPECTED_STRING", "EXPECTED_WHOLE_NUMBER", "FF_BAD_TRAIL", "FF_BUNDLE_COUNT", "FF_CANNOT_HOLD", "FF_CATALOG_VERSION", "FF_CHOICE_TWICE", "FF_CONVERSIONS_CYCLE", "FF_CONVERSION_GROWS", "FF_COUNTED_OUT_OF_PHASE", "FF_COUNTED_TWICE", "FF_CURRENT_PASSED", "FF_CUT_OFF", "FF_DONE_OUT_OF_PHASE", "FF_DRAWN_FILL", "FF_DRAWN_FILL_BECAUSE", "FF_END_GAME_GOODS", "FF_EXPECTED", "FF_EXPECTED_IN_RANGE", "FF_GAINS_NOTHING", "FF_GAME_TOWN_CATALOG", "FF_GIVE_A_GOOD", "FF_GIVE_BUILDINGS", "FF_GIVE_COORDINATE", "FF_GIVE_EFFECTS", "FF_GIVE_GOODS_FOR", "FF_GIVE_SLOTS", "FF_NOT_A_BUILDING_ID", "FF_NOT_A_HUT", "FF_NOT_IN_CATALOG", "FF_NOT_OF_TIER", "FF_NOT_ONE_OF", "FF_NOT_ONE_OF_TYPE", "FF_NOT_ON_SPACES_NOW", "FF_NO_ACTION", "FF_NO_STARTING_HALF", "FF_NO_TILES", "FF_ONE_GAIN", "FF_ONE_KIND", "FF_ONLY_SCORED", "FF_OVERLAPS", "FF_OVER_TOO_EARLY", "FF_PASSED_OUT_OF_PHASE", "FF_PHASE_FINISHED", "FF_PLAYER_COUNT", "FF_POSITION_NOT_KEY", "FF_RULES_VERSION", "FF_SEATS", "FF_SECOND_STARTING_HALF", "FF_SIDE_TWICE", "FF_SOLO_LAID_OUT", "FF_SOLO_NEEDED", "FF_SOLO_ONE_PLAYER", "FF_SOLO_SETUP", "FF_SPACE_COUNT", "FF_STACKED_TWICE", "FF_STACK_TOTAL", "FF_STARTING_HALVES_APART", "FF_STATUS_IN_REQUEST", "FF_TOO_MANY_ACTIONS", "FF_TOO_MANY_DEFINITIONS", "FF_TOO_MANY_DRAWN", "FF_TOO_MANY_EFFECTS", "FF_TOO_MANY_GOODS", "FF_TOO_MANY_HUTS", "FF_TOO_MANY_PARTS", "FF_TOO_MANY_READ", "FF_TOO_MANY_TILES", "FF_TRAIL_COUNT", "FF_TRAIL_HOLDS_NO_GOODS", "FF_TRAIL_SHAPE", "FF_UNBOUNDED_PLAN", "FF_UNDOCUMENTED_BUILDING", "FF_UNDOCUMENTED_FIELD", "FF_UNKNOWN_BUILDING", "FF_UNKNOWN_BUILDING_LIKE", "FF_UNKNOWN_KEY", "GIVE_THE_ACTION", "GIVE_THE_CHALLENGE_TYPE", "GIVE_THE_PLAN_STEP", "INVALID_VALUE", "LONE_SURROGATE", "LONE_SURROGATE_KEY", "MORE_PROBLEMS", "NAMED_AGAIN", "NAME_BLANK", "NAME_TWICE", "NOT_AN_ACTION", "NOT_AN_EXPECTATION", "NOT_AN_INGREDIENT", "NOT_AN_INGREDIENT_LIKE", "NOT_A_CHALLENGE_TYPE", "NOT_A_GOODS_TYPE", "NOT_A_GOODS_TYPE_LIKE", "NOT_A_MODE", "NOT_A_PHASE", "NOT_A_PLAN_STEP", "NOT_A_PROTOBUF_MESSAGE", "NOT_A_SIDE", "NOT_A_VALUE_KIND", "NOT_A_VARIANT", "NOT_NULL", "NUMBER_OUT_OF_RANGE", "NUMBER_TOO_BIG", "OUT_OF_RANGE", "PLAYERS_TO_RANK", "REQUIRED", "TOO_LONG", "TOO_MANY_DOUBTFUL_CELLS", "TOO_MANY_DOUBTFUL_COUNTS", "TOO_MANY_MOVES", "UNKNOWN_FIELD"]
 """What a 422 detail says, for machines, worded with its `params`; game-specific codes start `DFM_` or `FF_` (a param naming a fragment, such as `what`, holds the fragment's key, `FF_NOUN_TOWN_OBJECT`; `got` a JSON type). Every check of the rules and the engine has its code; INVALID_VALUE is only for words of the JSON library no code names (`params.message`), should the gateway meet one."""
 
 
-Side: TypeAlias = Literal["N", "E", "S", "W"]
-"""A side of a tile: N toward row - 1, S toward row + 1, W toward col - 1, E toward col + 1."""
-
-
-ValueKind: TypeAlias = Literal["whole_number", "ingredient", "list", "object"]
-"""A value kind."""
-
-
-Variant: TypeAlias = Literal["standard", "expert"]
-"""The transport rule a town plays by: standard, or expert (the Expert Variant, FF-R2)."""
-
-
 ViolationCode: TypeAlias = Literal["ALREADY_DONE", "ALREADY_HAULED", "ALREADY_PASSED", "ALREADY_T_JUNCTION", "AWAITING_DRAWN_TILES", "BREAKS_CONNECTION", "COST_UNKNOWN", "CUTS_OFF_TRAIL", "DESTINATION_DOES_NOT_DEPICT_GOOD", "DESTINATION_NOT_A_BUILDING", "DISCARD_NOT_ALLOWED", "DISCARD_REQUIRED", "EXPERT_ROUTE_BLOCKED", "FINAL_ROUND_ONLY", "GAME_OVER", "HAUL_AFTER_TRANSPORT", "NOT_ADJACENT", "NOT_A_GAIN_CHOICE", "NOT_A_HAULER", "NOT_A_PROCESSING_CHOICE", "NOT_A_PRODUCTION_CHOICE", "NOT_A_TRAIL", "NOT_A_T_JUNCTION", "NOT_ENOUGH_FREE_SLOTS", "NOT_ENOUGH_GOODS", "NOT_ON_OFFER", "NOT_YOUR_TURN", "NO_PROCESSING_YET", "NO_ROUTE", "NO_TILES_TO_DRAW", "OCCUPIED", "OCCUPIED_SPACE", "ORIGIN_NOT_ANOTHER_BUILDING", "ORIGIN_NOT_A_BUILDING", "PAYMENT_NOT_A_BUILDING", "PAYMENT_NOT_HELD", "REVEAL_NOT_ALLOWED", "REVEAL_REQUIRED", "ROUND_OVER", "SAME_BUILDING", "TILES_NOT_IN_PILE", "TILE_NOT_ON_DISPLAY", "TOO_MANY_GOODS", "TOWN_FULL", "WRONG_DRAW", "WRONG_PAYMENT", "WRONG_PHASE", "WRONG_REVEAL_SIZE", "WRONG_TIER"]
 """What a violation's message says, for machines: the violation's `reason`, the sentence of each game worded with the violation's `params`. Downtown Farmers Market: GAME_OVER, REVEAL_REQUIRED, REVEAL_NOT_ALLOWED, NOT_YOUR_TURN, DISCARD_REQUIRED, DISCARD_NOT_ALLOWED, TILE_NOT_ON_DISPLAY, OCCUPIED_SPACE, WRONG_REVEAL_SIZE, TILES_NOT_IN_PILE. Foxglove Farm: ORIGIN_NOT_A_BUILDING, DESTINATION_NOT_A_BUILDING, SAME_BUILDING, NOT_ENOUGH_GOODS, DESTINATION_DOES_NOT_DEPICT_GOOD, NOT_ENOUGH_FREE_SLOTS, NO_ROUTE, EXPERT_ROUTE_BLOCKED, NOT_A_HAULER, TOO_MANY_GOODS, ORIGIN_NOT_ANOTHER_BUILDING, HAUL_AFTER_TRANSPORT, ALREADY_HAULED, NOT_A_PROCESSING_CHOICE, NO_PROCESSING_YET, ROUND_OVER, GAME_OVER, WRONG_PHASE, NOT_YOUR_TURN, ALREADY_PASSED, ALREADY_DONE, AWAITING_DRAWN_TILES, NO_TILES_TO_DRAW, FINAL_ROUND_ONLY, NOT_A_PRODUCTION_CHOICE, NOT_A_GAIN_CHOICE, NOT_ON_OFFER, COST_UNKNOWN, OCCUPIED, NOT_ADJACENT, TOWN_FULL, CUTS_OFF_TRAIL, NOT_A_TRAIL, ALREADY_T_JUNCTION, NOT_A_T_JUNCTION, BREAKS_CONNECTION, PAYMENT_NOT_A_BUILDING, PAYMENT_NOT_HELD, WRONG_PAYMENT, WRONG_TIER, WRONG_DRAW."""
 
 
-FoodTile: TypeAlias = list[Ingredient]
+DowntownFoodTile: TypeAlias = list[DowntownIngredient]
 """A Food tile: the 1 to 3 ingredients it shows, repeats allowed, in any order (DFM-R15)."""
 
 
-Grid: TypeAlias = list[list[FoodTile | None]]
+DowntownGrid: TypeAlias = list[list[DowntownFoodTile | None]]
 """A player's 4x4 grid, top row first: grid[r][c] is null for an empty space, or the Food tile there."""
 
 
-ScoreGrid: TypeAlias = list[list[None | FoodTile | TileCandidates]]
+DowntownScoreGrid: TypeAlias = list[list[None | DowntownFoodTile | DowntownTileCandidates]]
 """A 4x4 grid to score, top row first: grid[r][c] is null for an empty space, the Food tile there, or a doubtful reading of it, {"candidates": [tile, ...]} (2 to 4 Food tiles, the likeliest first); at most 8 doubtful spaces (more is a 422 naming the limit)."""

@@ -26,33 +26,33 @@ class DowntownFarmersMarketRest:
         self._post = post
         self._get = get
 
-    def score_board(self, board: Json) -> types.Score:
+    def score_board(self, board: Json) -> types.DowntownScore:
         """Score one board (the contract's board JSON)."""
         return self._post("/v1/downtown-farmers-market/score", board)
 
-    def rank_players(self, players: list[Json]) -> types.Ranking:
+    def rank_players(self, players: list[Json]) -> types.DowntownRanking:
         """Rank ``[{"name": ..., "board": ...}, ...]``."""
         return self._post("/v1/downtown-farmers-market/rank", {"players": players})
 
-    def new_game(self, setup: Json) -> types.GameState:
+    def new_game(self, setup: Json) -> types.DowntownGameState:
         """Start a game: the state before the first take."""
         return self._post("/v1/downtown-farmers-market/games", setup)
 
-    def legal_moves(self, state: Json) -> list[types.Move]:
+    def legal_moves(self, state: Json) -> list[types.DowntownMove]:
         """Every legal take or discard in ``state`` (none at a reveal or once it is over)."""
         return self._post("/v1/downtown-farmers-market/legal-moves", {"state": state})["moves"]
 
-    def validate_move(self, state: Json, move: Json) -> types.MoveVerdict:
+    def validate_move(self, state: Json, move: Json) -> types.DowntownMoveVerdict:
         """Judge ``move`` in ``state``: ``legal`` and the next ``state``, or ``violations``."""
         return self._post("/v1/downtown-farmers-market/moves/validate",
                           {"state": state, "move": move})
 
-    def replay_game(self, setup: Json, moves: list[Json]) -> types.GameReplay:
+    def replay_game(self, setup: Json, moves: list[Json]) -> types.DowntownGameReplay:
         """Replay a game's log to its end or first illegal move, with the result if over."""
         return self._post("/v1/downtown-farmers-market/games/replay",
                           {"setup": setup, "moves": moves})
 
-    def challenge_types(self) -> types.ChallengeTypes:
+    def challenge_types(self) -> types.DowntownChallengeTypes:
         """The seven Challenge types, their parameters and the values each accepts."""
         return self._get("/v1/downtown-farmers-market/challenges")
 
@@ -64,19 +64,19 @@ class FoxgloveFarmRest:
         self._post = post
         self._get = get
 
-    def score_town(self, town: Json) -> types.TownScore:
+    def score_town(self, town: Json) -> types.FoxgloveTownScore:
         """Score one town (the contract's town JSON)."""
         return self._post("/v1/foxglove-farm/score", town)
 
-    def rank_towns(self, players: list[Json]) -> types.TownRanking:
+    def rank_towns(self, players: list[Json]) -> types.FoxgloveTownRanking:
         """Rank ``[{"name": ..., "town": ...}, ...]``."""
         return self._post("/v1/foxglove-farm/rank", {"players": players})
 
-    def validate_transport(self, town: Json, move: Json) -> types.TransportVerdict:
+    def validate_transport(self, town: Json, move: Json) -> types.FoxgloveTransportVerdict:
         """Rule on moving goods in ``town``; an illegal move answers ``legal`` false."""
         return self._post("/v1/foxglove-farm/transport/validate", {"town": town, "move": move})
 
-    def plan_final_round(self, town: Json) -> types.FinalRoundPlan:
+    def plan_final_round(self, town: Json) -> types.FoxgloveFinalRoundPlan:
         """The best final total reachable from ``town``, and a plan reaching it."""
         return self._post("/v1/foxglove-farm/final-round/plan", town)
 
@@ -97,7 +97,7 @@ class FoxgloveFarmRest:
         """Replay a game's log to its end or first illegal action, with the result if over."""
         return self._post("/v1/foxglove-farm/games/replay", {"setup": setup, "actions": actions})
 
-    def catalog(self) -> types.BuildingCatalog:
+    def catalog(self) -> types.FoxgloveBuildingCatalog:
         """The built-in building catalog, with each value's provenance and its version."""
         return self._get("/v1/foxglove-farm/catalog")
 
