@@ -37,10 +37,41 @@ KULY = REPO / "tests" / "data" / "foxglove_farm" / "kuly_transport_and_processin
 SECONDS = 30
 SCREENSHOTS = os.environ.get("REFEREE_PAD_SCREENSHOTS")
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+WIDTHS = {320: True, 390: True, 1280: False}
+"""The screen widths no page may be wider than: a small phone's, a phone's (both emulated
+as phones), a desktop's."""
+OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+"""How far the page is wider than the screen, in JavaScript (see
+:meth:`Pad.wider_than_the_screen`)."""
 
 
 def example(name: str) -> dict[str, Any]:
     return json.loads((DFM_DATA / name).read_text(encoding="utf-8"))
+
+
+def table_boards() -> list[tuple[str, dict[str, Any]]]:
+    """The three players' finished boards shipped in examples/boards, by name."""
+    return [(path.stem.capitalize(), json.loads(path.read_text(encoding="utf-8")))
+            for path in sorted((REPO / "examples" / "boards").glob("*.json"))]
+
+
+def dfm_record(players: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """What the pad keeps of a Downtown Farmers Market table of ``players`` (each a name
+    and a board in the contract's JSON, all of one mode), on the first player's tab."""
+    return {"mode": players[0][1]["mode"], "current": 0, "selected": {"row": 0, "col": 0},
+            "players": [{"name": name, "rows": board.get("row_challenges", [None] * 4),
+                         "columns": board.get("column_challenges", [None] * 4),
+                         "grid": [[tile or [] for tile in row] for row in board["grid"]]}
+                        for name, board in players]}
+
+
+def ff_record(town: dict[str, Any]) -> dict[str, Any]:
+    """What the pad keeps of a Foxglove Farm ``town`` (the contract's JSON)."""
+    return {"variant": town["variant"], "track": town["score_track"], "selected": None,
+            "tiles": {f"{tile['row']},{tile['col']}": (
+                {"trail": tile["trail"]} if "trail" in tile
+                else {"building": tile["building"], "goods": tile.get("goods", {})})
+                for tile in town["tiles"]}}
 
 
 class Pad:
@@ -178,6 +209,24 @@ class Pad:
                 self.browser.get_screenshot_as_png())
         self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
+    def wider_than_the_screen(self) -> dict[int, int]:
+        """How many pixels the page, as it stands, is wider than the screen at each of
+        :data:`WIDTHS` (those it fits left out): what would make it scroll sideways.
+
+        Measured against the root's clientWidth, the screen's width less any scrollbar: a
+        phone widens its layout viewport (and so ``innerWidth``) to a page too wide."""
+        wider: dict[int, int] = {}
+        try:
+            for width, mobile in WIDTHS.items():
+                self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": 844, "deviceScaleFactor": 1, "mobile": mobile})
+                excess = self.browser.execute_script(f"return {OVERFLOW}")
+                if excess > 0:
+                    wider[width] = excess
+        finally:
+            self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        return wider
+
 
 def assert_offline_and_clean(pad: Pad) -> None:
     """Every request the pad's page made went to its gateway and was answered, each of
@@ -233,8 +282,8 @@ for (const control of document.querySelectorAll('button, input, select, a[href]'
     unnamed.push(where);
   }
 }
-return {small, unnamed, overflow: document.documentElement.scrollWidth - window.innerWidth};
-"""
+return {small, unnamed, overflow: %s};
+""" % OVERFLOW
 """Every visible control's touch target (a radio's or checkbox's label), whether it has a
 name, and how far the page overflows the screen's width."""
 
@@ -252,6 +301,47 @@ def test_on_a_phone_every_control_is_a_named_touch_target(pad: Pad, game: str) -
     finally:
         pad.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert audit == {"small": [], "unnamed": [], "overflow": 0}
+
+
+def test_no_downtown_farmers_market_page_scrolls_sideways(pad: Pad) -> None:
+    """At a small phone's, a phone's and a desktop's width, the page fits the screen as
+    the players go: a board scored, the standings (in French too, its words are longer),
+    a player refused (the red mark on their tab)."""
+    pad.open("dfm", dfm_record(table_boards()))
+    wider = {"new": pad.wider_than_the_screen()}
+    pad.click("#dfm-score")
+    pad.find("#dfm-total")
+    wider["scored"] = pad.wider_than_the_screen()
+    pad.click("#dfm-rank")
+    pad.find("#dfm-standings table")
+    wider["standings"] = pad.wider_than_the_screen()
+    pad.click("#language")
+    pad.wait.until(lambda page: pad.text("#dfm-standings caption") == "Classement")
+    wider["standings in French"] = pad.wider_than_the_screen()
+    pad.click("#language")
+    pad.click("#dfm-add-player")
+    pad.click("#dfm-score")  # its Challenge tiles not chosen yet
+    pad.find('[data-key="player-3"].refused')
+    wider["refused"] = pad.wider_than_the_screen()
+    assert wider == {state: {} for state in wider}
+
+
+def test_no_foxglove_farm_page_scrolls_sideways(pad: Pad) -> None:
+    """The same for a town: scored, its best final round, a tile refused."""
+    town = {**json.loads(KULY.read_text(encoding="utf-8"))["town"], "score_track": 64}
+    pad.open("ff", ff_record(town))
+    wider = {"new": pad.wider_than_the_screen()}
+    pad.click("#ff-score")
+    pad.find("#ff-total")
+    wider["scored"] = pad.wider_than_the_screen()
+    pad.click("#ff-plan")
+    pad.find("#ff-plan-total")
+    wider["planned"] = pad.wider_than_the_screen()
+    pad.tile({"row": -1, "col": 3, "building": "granary"})  # touching no tile of the town
+    pad.click("#ff-score")
+    pad.find(".square.refused")
+    wider["refused"] = pad.wider_than_the_screen()
+    assert wider == {state: {} for state in wider}
 
 
 def test_rulebook_board_scores_43_line_by_line(pad: Pad) -> None:
@@ -295,10 +385,8 @@ def test_challenge_refusals_are_shown_on_their_tile(pad: Pad, service: Service) 
     """A board kept on the phone comes back on reload; a challenge not chosen yet, then
     one the referee refuses, is marked on its tile with what is wrong; fixed, it scores."""
     board = example("rulebook_standard_example.json")["board"]
-    pad.open("dfm", {"mode": "standard", "current": 0, "selected": {"row": 0, "col": 0},
-                     "players": [{"name": "Ana", "rows": board["row_challenges"],
-                                  "columns": [*board["column_challenges"][:3], None],
-                                  "grid": [[tile or [] for tile in row] for row in board["grid"]]}]})
+    pad.open("dfm", dfm_record([("Ana", {
+        **board, "column_challenges": [*board["column_challenges"][:3], None]})]))
     slot = '[data-key="columns-challenge-3"]'
 
     pad.click("#dfm-score")
