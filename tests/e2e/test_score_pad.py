@@ -445,6 +445,105 @@ def test_young_shopper_board_scores_28_and_players_are_ranked(pad: Pad) -> None:
     assert pad.text("#dfm-standings .winners") == "Winner: Ana"
 
 
+def standings_rows(pad: Pad) -> list[list[str]]:
+    """The standings table's rows as shown, each cell's text."""
+    table = pad.find("#dfm-standings table")
+    return [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+            for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
+
+
+def player_tabs(pad: Pad) -> list[str]:
+    return [tab.text for tab in pad.all("#dfm-tabs [role=tab]")]
+
+
+TABLE_STANDINGS = [["1", "Ana", "43", "7", "11"], ["2", "Ben", "22", "3", "10"],
+                   ["3", "Cleo", "10", "1", "10"]]
+"""The standings of examples/boards (see the README)."""
+
+
+def test_a_removed_player_comes_back_with_undo(pad: Pad) -> None:
+    """"Remove this player" takes a filled board away at once, and offers to undo it:
+    undone, the board is back in its seat as it was; after another edit, the offer is gone."""
+    pad.open("dfm", dfm_record(table_boards()))
+    pad.click('[data-key="player-1"]')
+    pad.click("#dfm-score")
+    pad.find("#dfm-total")
+    pad.click("#dfm-remove-player")
+    assert player_tabs(pad) == ["Ana", "Cleo"]
+    assert pad.text("#dfm-removed p") == "Ben’s board is removed."
+    pad.click("#language")
+    assert pad.text("#dfm-removed p") == "Le plateau de Ben est retiré."
+    pad.click("#language")
+
+    pad.click("#dfm-removed button")
+    assert player_tabs(pad) == ["Ana", "Ben", "Cleo"]
+    assert pad.find('[data-key="player-1"]').get_attribute("aria-selected") == "true"
+    assert pad.text("#dfm-total") == "22"  # scored as before
+    assert not pad.all("#dfm-removed p")
+    assert json.loads(pad.browser.execute_script(
+        "return localStorage.getItem('referee.pad.dfm')"))["players"][1]["name"] == "Ben"
+
+    pad.click("#dfm-remove-player")
+    pad.click("#dfm-add-player")  # another edit: the removal stands
+    assert player_tabs(pad) == ["Ana", "Cleo", "Player 3"]
+    assert not pad.all("#dfm-removed p")
+
+
+def test_a_reload_shows_the_scores_and_standings_again(pad: Pad) -> None:
+    """A phone that reloads the page at the table shows what the referee last said: the
+    boards scored and the standings, asked again."""
+    pad.open("dfm", dfm_record(table_boards()))
+    pad.click("#dfm-score")
+    pad.find("#dfm-total")
+    pad.click("#dfm-rank")
+    assert standings_rows(pad) == TABLE_STANDINGS
+    pad.click('[data-key="player-2"]')  # Cleo's board, not scored
+
+    pad.browser.refresh()
+    assert standings_rows(pad) == TABLE_STANDINGS
+    assert not pad.all("#dfm-total"), "a board never scored is shown scored"
+    pad.click('[data-key="player-0"]')
+    assert pad.text("#dfm-total") == "43"
+    assert "Total: 43 points" in pad.text("#dfm-summary")
+
+    pad.click('[data-key="cell-0-0"]')
+    pad.click("#dfm-clear")  # an edit: Ana's score and the standings are out of date
+    pad.browser.refresh()
+    pad.find('[data-key="player-0"][aria-selected="true"]')
+    assert not pad.all("#dfm-total") and not pad.all("#dfm-standings table")
+
+
+def test_standings_leave_out_unfinished_boards_one_line_each(pad: Pad) -> None:
+    """The finished boards are ranked; each player left out is named, with why, in one
+    line (not one refusal per Challenge tile still to choose)."""
+    [ana, ben, cleo] = table_boards()
+    dana = {**ana[1], "column_challenges": [*ana[1]["column_challenges"][:2], None, None],
+            "grid": [[None] * 4] * 4}
+    empty = {"mode": "standard", "row_challenges": [None] * 4, "column_challenges": [None] * 4,
+             "grid": [[None] * 4] * 4}
+    pad.open("dfm", dfm_record([ana, ("", empty), ben, ("Dana", dana), cleo]))
+    pad.click("#dfm-rank")
+    assert standings_rows(pad) == TABLE_STANDINGS
+    assert [line.text for line in pad.all("#dfm-standings .left-out li")] == [
+        "Player 2: left out until all 8 Challenge tiles are chosen (8 to go).",
+        "Dana: left out until all 8 Challenge tiles are chosen (2 to go)."]
+    assert not pad.all("#dfm-problems li") and not pad.all(".refused")
+    pad.click("#language")
+    assert pad.text("#dfm-standings .left-out li") == (
+        "Joueur 2 : hors classement tant que les 8 tuiles Défi ne sont pas choisies (encore 8).")
+    pad.click("#language")
+
+    pad.click("#dfm-standings .left-out button")  # to the board to finish
+    assert pad.find('[data-key="player-1"]').get_attribute("aria-selected") == "true"
+
+    pad.click('input[name="dfm-mode"][value="young_shopper"]')
+    pad.click("#dfm-rank")
+    assert sorted(row[1] for row in standings_rows(pad)) == ["Ana", "Ben", "Cleo"]
+    assert [line.text for line in pad.all("#dfm-standings .left-out li")] == [
+        "Player 2: left out, nothing is entered on the board yet.",
+        "Dana: left out, nothing is entered on the board yet."]
+
+
 def test_foxglove_farm_town_scored_planned_and_refused_on_its_tile(pad: Pad,
                                                                    service: Service) -> None:
     town = {**json.loads(KULY.read_text(encoding="utf-8"))["town"], "score_track": 64}
