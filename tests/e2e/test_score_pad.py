@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+from urllib.parse import unquote
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -208,6 +209,25 @@ class Pad:
             (folder / f"{name}-{device}.png").write_bytes(
                 self.browser.get_screenshot_as_png())
         self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def shared(self, key: str) -> str:
+        """Share the result of ``key`` (board, standings, town), and what the clipboard
+        then holds: headless Chromium on Linux has no share sheet, so the pad copies it."""
+        self.browser.execute_cdp_cmd("Browser.grantPermissions", {
+            "origin": self.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        self.click(f'[data-key="{key}-share"]')
+        self.wait.until(lambda page: self.text(f'[data-key="{key}-shared"]'), "not shared")
+        assert self.text(f'[data-key="{key}-shared"]') == "Copied: paste it where you like."
+        copied: str = self.browser.execute_async_script(
+            "navigator.clipboard.readText().then(arguments[arguments.length - 1])")
+        return copied
+
+    def download(self, key: str) -> tuple[str, str]:
+        """The name and the text of the file the download link of ``key`` gives."""
+        link = self.find(f'[data-key="{key}-download"]')
+        media, _, content = (link.get_attribute("href") or "").partition(",")
+        assert media.startswith("data:") and media.endswith(";charset=utf-8")
+        return link.get_attribute("download") or "", unquote(content)
 
     def wider_than_the_screen(self) -> dict[int, int]:
         """How many pixels the page, as it stands, is wider than the screen at each of
@@ -542,6 +562,48 @@ def test_standings_leave_out_unfinished_boards_one_line_each(pad: Pad) -> None:
     assert [line.text for line in pad.all("#dfm-standings .left-out li")] == [
         "Player 2: left out, nothing is entered on the board yet.",
         "Dana: left out, nothing is entered on the board yet."]
+
+
+def test_a_result_is_shared_as_text_and_downloaded(pad: Pad, service: Service) -> None:
+    """A scored board is shared as text and downloaded as JSON; the standings are shared
+    as text and downloaded as CSV, a spreadsheet reading no name as a formula."""
+    players = [*table_boards()[:2], ('=Cleo, "C"', table_boards()[2][1])]
+    pad.open("dfm", dfm_record(players))
+    pad.click("#dfm-score")
+    pad.find("#dfm-total")
+    text = pad.shared("board").split("\n")
+    score = requests.post(f"{service.url}/v1/downtown-farmers-market/score",
+                          json=players[0][1], timeout=10).json()
+    assert text[:3] == ["Downtown Farmers Market · Ana", "Total: 43 points",
+                        "7 challenges met; best challenge 11 points."]
+    assert text[3:] == [f"{name} {index + 1}: {line['points']} pts · {line['explanation']}"
+                        for name, lines in (("Row", "rows"), ("Column", "columns"))
+                        for index, line in enumerate(score[lines])]
+    name, content = pad.download("board")
+    assert name == "downtown-farmers-market-score.json"
+    assert json.loads(content) == {"name": "Ana", "board": players[0][1], "score": score}
+
+    pad.click("#dfm-rank")
+    pad.find("#dfm-standings table")
+    assert pad.shared("standings") == (
+        "Downtown Farmers Market · Standings\n1. Ana: 43 points\n2. Ben: 22 points\n"
+        '3. =Cleo, "C": 10 points\nWinner: Ana')
+    assert pad.download("standings") == ("downtown-farmers-market-standings.csv", (
+        "place,name,total,challenges_met,best_challenge_points\r\n1,Ana,43,7,11\r\n"
+        '2,Ben,22,3,10\r\n3,"\'=Cleo, ""C""",10,1,10\r\n'))
+
+    town = {**json.loads(KULY.read_text(encoding="utf-8"))["town"], "score_track": 64}
+    pad.open("ff", ff_record(town))
+    pad.click("#ff-score")
+    pad.find("#ff-total")
+    answer = requests.post(f"{service.url}/v1/foxglove-farm/score", json=town, timeout=10).json()
+    text = pad.shared("town").split("\n")
+    assert text[:2] == ["Foxglove Farm", f"Total: {answer['total']} points"]
+    assert [line.rsplit(" · ", 1)[-1] for line in text[3:]] == [
+        entry["explanation"] for entry in answer["end_game"]]
+    name, content = pad.download("town")
+    assert name == "foxglove-farm-score.json"
+    assert json.loads(content)["score"] == answer
 
 
 def test_foxglove_farm_town_scored_planned_and_refused_on_its_tile(pad: Pad,

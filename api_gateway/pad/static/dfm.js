@@ -7,6 +7,7 @@ import {
   INGREDIENTS, brief, buildControls, chooseChallenge, describe, initChallengeDialog,
 } from './dfm-challenges.js';
 import { onLanguageChange, t } from './i18n.js';
+import { csv, shareActions } from './share.js';
 import {
   call, chip, countedCells, el, loadSaved, rebuild, selectTab, showProblems, tabKeys,
 } from './ui.js';
@@ -42,6 +43,8 @@ const slotName = (lines, index) => t(lines === 'rows' ? 'dfm.row_challenge' : 'd
   { n: index + 1 });
 const spaceName = (row, col) => t('space.title', { row: row + 1, col: col + 1 });
 const tileWords = (tile) => (tile.length ? tile.map((i) => t(`ingredient.${i}`)).join(', ') : t('empty'));
+const challengesWords = (score) => t('dfm.challenges', { met: score.challenges_met, best: score.best_challenge_points });
+const winnersWords = (winners) => t(winners.length > 1 ? 'dfm.winners_many' : 'dfm.winners', { names: winners.join(', ') });
 
 function save() {
   const players = game.players.map(({ name, grid, rows, columns, scored }) => ({
@@ -217,8 +220,17 @@ function renderPalette() {
   ui.clear.disabled = !tile.length;
 }
 
+/** The current player's scored board in words, to be shared: whose, its total, each line. */
+function scoreWords(score) {
+  return [`${t('dfm.title')} · ${playerName(player(), game.current)}`, t('dfm.total', score),
+    ...(score.mode === 'standard' ? [challengesWords(score)] : []),
+    ...Object.keys(LINES).flatMap((lines) => score[lines].map((scored, index) => (
+      `${lineName(lines, index)}: ${t('points', scored)} · ${scored.explanation}`)))].join('\n');
+}
+
 function renderResults() {
-  const score = player().result;
+  const p = player();
+  const score = p.result;
   if (!score) {
     rebuild(ui.summary);
     rebuild(ui.lines);
@@ -226,9 +238,13 @@ function renderResults() {
   }
   rebuild(ui.summary,
     el('p', { class: 'total', text: t('dfm.total', score) }),
-    score.mode === 'standard' ? el('p', { text: t('dfm.challenges', {
-      met: score.challenges_met, best: score.best_challenge_points }) }) : null,
-    score.complete ? null : el('p', { class: 'note', text: t('dfm.incomplete') }));
+    score.mode === 'standard' ? el('p', { text: challengesWords(score) }) : null,
+    score.complete ? null : el('p', { class: 'note', text: t('dfm.incomplete') }),
+    shareActions({
+      key: 'board', title: t('dfm.title'), text: scoreWords(score), shareLabel: t('dfm.share_board'),
+      file: 'downtown-farmers-market-score.json', type: 'application/json', downloadLabel: t('share.json'),
+      content: JSON.stringify({ name: playerName(p, game.current), board: boardOf(p), score }, null, 2),
+    }));
   const items = Object.keys(LINES).flatMap((lines) => score[lines].map((scored, index) => el('li', {},
     el('button', {
       type: 'button', class: `line ${scored.met ? 'met' : 'unmet'}`, 'data-key': `${lines}-line-${index}`,
@@ -251,8 +267,28 @@ function renderStandings() {
     type: 'button', 'data-key': `left-out-${k}`, text: leftOutBecause(game.players[k], k),
     onclick: () => choosePlayer(k),
   })));
-  rebuild(ui.standings, ...(standings.answer ? rankingTable(standings.answer) : []),
-    leftOut.length ? el('ul', { class: 'left-out' }, ...leftOut) : null);
+  const { answer } = standings;
+  rebuild(ui.standings, ...(answer ? rankingTable(answer) : []),
+    leftOut.length ? el('ul', { class: 'left-out' }, ...leftOut) : null,
+    answer ? shareActions({
+      key: 'standings', title: t('dfm.title'), text: standingsWords(answer, standings.leftOut),
+      shareLabel: t('dfm.share_standings'), file: 'downtown-farmers-market-standings.csv',
+      type: 'text/csv', content: standingsCsv(answer), downloadLabel: t('share.csv'),
+    }) : null);
+}
+
+/** The standings in words, to be shared: each place, the winners, who was left out. */
+function standingsWords({ standings: ranked, winners }, leftOut) {
+  return [`${t('dfm.title')} · ${t('dfm.standings')}`,
+    ...ranked.map((s) => `${s.place}. ${s.name}: ${t('points.long', { points: s.total })}`),
+    winnersWords(winners), ...leftOut.map((k) => leftOutBecause(game.players[k], k))].join('\n');
+}
+
+/** The standings as a spreadsheet's CSV, its columns named as in the referee's answer. */
+function standingsCsv({ standings: ranked }) {
+  const fields = ['place', 'name', 'total',
+    ...(game.mode === 'standard' ? ['challenges_met', 'best_challenge_points'] : [])];
+  return csv([fields, ...ranked.map((s) => fields.map((field) => s[field]))]);
 }
 
 /** The referee's ranking as a table, its winners and the tie-breaks that applied. */
@@ -268,8 +304,7 @@ function rankingTable({ standings: ranked, winners }) {
       el('caption', { text: t('dfm.standings') }),
       el('thead', {}, el('tr', {}, ...head.map((key) => el('th', { scope: 'col', text: t(key) })))),
       el('tbody', {}, ...rows)),
-    el('p', { class: 'winners', text: t(winners.length > 1 ? 'dfm.winners_many' : 'dfm.winners',
-      { names: winners.join(', ') }) }),
+    el('p', { class: 'winners', text: winnersWords(winners) }),
     el('p', { class: 'note', text: t(standard ? 'dfm.tie_breaks' : 'dfm.tie_breaks_young') })];
 }
 

@@ -4,6 +4,7 @@
 
 import { ask } from './api.js';
 import { onLanguageChange, t } from './i18n.js';
+import { shareActions } from './share.js';
 import { call, chip, countedCells, el, loadSaved, rebuild, showProblems } from './ui.js';
 
 const SAVED = 'referee.pad.ff';
@@ -21,6 +22,7 @@ let result = null;
 let plan = null;
 let problems = []; // each {pointer, detail, key}: key, the square of the tile it names
 let sent = []; // the squares of the last request's tiles, in its order
+let sentTown = null; // the last request's town, as sent
 let active = null; // what is highlighted: {kind: 'entry' | 'step', index}
 const names = new Map(); // building id -> its printed name, from the catalog
 const ui = {};
@@ -215,6 +217,16 @@ function renderEditor() {
     .map((problem) => el('p', { class: 'refusal', text: problem.detail })));
 }
 
+const breakdownWords = (score) => t('ff.breakdown', {
+  track: score.score_track, end: score.end_game_points, goods: score.goods_remaining, tiles: score.tile_count });
+const entryTitle = (entry) => `${buildingName(entry.building)} (${spaceName(entry.row, entry.col)})`;
+
+/** The town's score in words, to be shared: its total, then each end-game effect. */
+function scoreWords(score) {
+  return [t('ff.title'), t('ff.total', score), breakdownWords(score), ...score.end_game.map(
+    (entry) => `${entryTitle(entry)}: ${t('points', entry)} · ${entry.explanation}`)].join('\n');
+}
+
 function renderScore() {
   if (!result) {
     rebuild(ui.summary);
@@ -223,15 +235,19 @@ function renderScore() {
   }
   rebuild(ui.summary,
     el('p', { class: 'total', id: 'ff-total', text: t('ff.total', result) }),
-    el('p', { text: t('ff.breakdown', { track: result.score_track, end: result.end_game_points,
-                                        goods: result.goods_remaining, tiles: result.tile_count }) }));
+    el('p', { text: breakdownWords(result) }),
+    shareActions({
+      key: 'town', title: t('ff.title'), text: scoreWords(result), shareLabel: t('ff.share'),
+      file: 'foxglove-farm-score.json', type: 'application/json', downloadLabel: t('share.json'),
+      content: JSON.stringify({ town: sentTown, score: result }, null, 2),
+    }));
   rebuild(ui.lines, ...result.end_game.map((entry, index) => el('li', {},
     el('button', {
       type: 'button', class: 'line', 'data-key': `entry-${index}`,
       'aria-pressed': String(active?.kind === 'entry' && active.index === index),
       onclick: () => highlight('entry', index),
     },
-    el('strong', { text: `${buildingName(entry.building)} (${spaceName(entry.row, entry.col)})` }),
+    el('strong', { text: entryTitle(entry) }),
     el('span', { class: 'pts', text: t('points', entry) }),
     el('span', { class: 'explanation', text: entry.explanation }),
     el('span', { class: 'rule', text: entry.rule })))));
@@ -301,7 +317,8 @@ function editTile(edit) {
 }
 
 async function send(button, path, show) {
-  const outcome = await call(button, path, townOf());
+  sentTown = townOf();
+  const outcome = await call(button, path, sentTown);
   if (!outcome) return;
   active = null;
   problems = (outcome.problems ?? []).map((problem) => {
