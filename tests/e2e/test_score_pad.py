@@ -100,6 +100,11 @@ class Pad:
         self.browser.refresh()
         self.find(f"#{game}:not([hidden])")
 
+    def saved(self, game: str) -> Any:
+        """What the pad keeps of ``game`` on this device."""
+        return json.loads(self.browser.execute_script(
+            "return localStorage.getItem(arguments[0])", f"referee.pad.{game}"))
+
     def find(self, css: str) -> WebElement:
         return self.wait.until(lambda page: page.find_element(By.CSS_SELECTOR, css),
                                f"nothing matches {css}")
@@ -500,8 +505,7 @@ def test_a_removed_player_comes_back_with_undo(pad: Pad) -> None:
     assert pad.find('[data-key="player-1"]').get_attribute("aria-selected") == "true"
     assert pad.text("#dfm-total") == "22"  # scored as before
     assert not pad.all("#dfm-removed p")
-    assert json.loads(pad.browser.execute_script(
-        "return localStorage.getItem('referee.pad.dfm')"))["players"][1]["name"] == "Ben"
+    assert pad.saved("dfm")["players"][1]["name"] == "Ben"
 
     pad.click("#dfm-remove-player")
     pad.click("#dfm-add-player")  # another edit: the removal stands
@@ -527,10 +531,30 @@ def test_a_reload_shows_the_scores_and_standings_again(pad: Pad) -> None:
     assert "Total: 43 points" in pad.text("#dfm-summary")
 
     pad.click('[data-key="cell-0-0"]')
-    pad.click("#dfm-clear")  # an edit: Ana's score and the standings are out of date
+    pad.click("#dfm-clear")  # an edit: Ana's score and the standings, not to be asked again
+    saved = pad.saved("dfm")
+    assert not saved["ranked"] and not saved["players"][0]["scored"]
     pad.browser.refresh()
     pad.find('[data-key="player-0"][aria-selected="true"]')
     assert not pad.all("#dfm-total") and not pad.all("#dfm-standings table")
+
+
+def test_a_reload_shows_the_towns_score_and_plan_again(pad: Pad) -> None:
+    """The same for a town: its score and its best final round, asked again."""
+    town = {**json.loads(KULY.read_text(encoding="utf-8"))["town"], "score_track": 64}
+    pad.open("ff", ff_record(town))
+    pad.click("#ff-score")
+    total = pad.text("#ff-total")
+    pad.click("#ff-plan")
+    plan = pad.text("#ff-plan-total")
+
+    pad.browser.refresh()
+    assert (pad.text("#ff-total"), pad.text("#ff-plan-total")) == (total, plan)
+    pad.type("#ff-track", 65)  # an edit: both are out of date, not to be asked again
+    assert pad.saved("ff")["asked"] == []
+    pad.browser.refresh()
+    pad.find("#ff-town .square")
+    assert not pad.all("#ff-total") and not pad.all("#ff-plan-total")
 
 
 def test_standings_leave_out_unfinished_boards_one_line_each(pad: Pad) -> None:

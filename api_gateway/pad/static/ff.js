@@ -1,6 +1,7 @@
 // Foxglove Farm: a town laid out square by square (buildings with their goods, trails with
 // their open sides), its score track and variant; the referee's score with each end-game
-// effect, and the best final round step by step. Kept on this device like the other game.
+// effect, and the best final round step by step. Kept on this device like the other game,
+// what was asked of the referee asked again on load.
 
 import { ask } from './api.js';
 import { onLanguageChange, t } from './i18n.js';
@@ -15,6 +16,7 @@ const MAX_GOODS = 99;
 const fresh = () => ({
   variant: 'standard', track: 0, selected: null,
   tiles: { '0,0': { building: 'forest', goods: {} }, '0,1': { building: 'mine', goods: {} } },
+  asked: [], // what the referee was asked of the town as it stands: 'score', 'plan'
 });
 
 let game = fresh();
@@ -301,6 +303,7 @@ function highlight(kind, index) {
 function changed({ key = null, pointer = null }) {
   result = null;
   plan = null;
+  game.asked = [];
   active = null;
   problems = problems.filter((problem) => (key === null || problem.key !== key)
     && (pointer === null || problem.pointer !== pointer));
@@ -314,6 +317,16 @@ function editTile(edit) {
   if (tile) game.tiles[key] = tile;
   else delete game.tiles[key];
   changed({ key });
+}
+
+/** Ask the referee for the town's `question` ('score' or 'plan'), and keep that it was
+ * asked (to ask again on load). */
+function askAbout(question) {
+  if (!game.asked.includes(question)) game.asked.push(question);
+  save();
+  return question === 'score'
+    ? send(ui.score, '/v1/foxglove-farm/score', (answer) => { result = answer; })
+    : send(ui.planButton, '/v1/foxglove-farm/final-round/plan', (answer) => { plan = answer; });
 }
 
 async function send(button, path, show) {
@@ -395,8 +408,8 @@ export function init() {
     game.track = ui.track.value;
     changed({ pointer: '/score_track' });
   });
-  ui.score.addEventListener('click', () => send(ui.score, '/v1/foxglove-farm/score', (answer) => { result = answer; }));
-  ui.planButton.addEventListener('click', () => send(ui.planButton, '/v1/foxglove-farm/final-round/plan', (answer) => { plan = answer; }));
+  ui.score.addEventListener('click', () => askAbout('score'));
+  ui.planButton.addEventListener('click', () => askAbout('plan'));
   ui.reset.addEventListener('click', () => {
     if (!window.confirm(t('action.confirm_new'))) return;
     game = fresh();
@@ -409,4 +422,5 @@ export function init() {
   });
   render();
   loadCatalog();
+  for (const question of game.asked) askAbout(question);
 }
