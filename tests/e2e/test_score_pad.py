@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+from urllib.parse import unquote
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,10 +38,41 @@ KULY = REPO / "tests" / "data" / "foxglove_farm" / "kuly_transport_and_processin
 SECONDS = 30
 SCREENSHOTS = os.environ.get("REFEREE_PAD_SCREENSHOTS")
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+WIDTHS = {320: True, 390: True, 1280: False}
+"""The screen widths no page may be wider than: a small phone's, a phone's (both emulated
+as phones), a desktop's."""
+OVERFLOW = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+"""How far the page is wider than the screen, in JavaScript (see
+:meth:`Pad.wider_than_the_screen`)."""
 
 
 def example(name: str) -> dict[str, Any]:
     return json.loads((DFM_DATA / name).read_text(encoding="utf-8"))
+
+
+def table_boards() -> list[tuple[str, dict[str, Any]]]:
+    """The three players' finished boards shipped in examples/boards, by name."""
+    return [(path.stem.capitalize(), json.loads(path.read_text(encoding="utf-8")))
+            for path in sorted((REPO / "examples" / "boards").glob("*.json"))]
+
+
+def dfm_record(players: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """What the pad keeps of a Downtown Farmers Market table of ``players`` (each a name
+    and a board in the contract's JSON, all of one mode), on the first player's tab."""
+    return {"mode": players[0][1]["mode"], "current": 0, "selected": {"row": 0, "col": 0},
+            "players": [{"name": name, "rows": board.get("row_challenges", [None] * 4),
+                         "columns": board.get("column_challenges", [None] * 4),
+                         "grid": [[tile or [] for tile in row] for row in board["grid"]]}
+                        for name, board in players]}
+
+
+def ff_record(town: dict[str, Any]) -> dict[str, Any]:
+    """What the pad keeps of a Foxglove Farm ``town`` (the contract's JSON)."""
+    return {"variant": town["variant"], "track": town["score_track"], "selected": None,
+            "tiles": {f"{tile['row']},{tile['col']}": (
+                {"trail": tile["trail"]} if "trail" in tile
+                else {"building": tile["building"], "goods": tile.get("goods", {})})
+                for tile in town["tiles"]}}
 
 
 class Pad:
@@ -67,6 +99,11 @@ class Pad:
                                         f"referee.pad.{game}", json.dumps(saved))
         self.browser.refresh()
         self.find(f"#{game}:not([hidden])")
+
+    def saved(self, game: str) -> Any:
+        """What the pad keeps of ``game`` on this device."""
+        return json.loads(self.browser.execute_script(
+            "return localStorage.getItem(arguments[0])", f"referee.pad.{game}"))
 
     def find(self, css: str) -> WebElement:
         return self.wait.until(lambda page: page.find_element(By.CSS_SELECTOR, css),
@@ -178,6 +215,43 @@ class Pad:
                 self.browser.get_screenshot_as_png())
         self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
+    def shared(self, key: str) -> str:
+        """Share the result of ``key`` (board, standings, town), and what the clipboard
+        then holds: headless Chromium on Linux has no share sheet, so the pad copies it."""
+        self.browser.execute_cdp_cmd("Browser.grantPermissions", {
+            "origin": self.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        self.click(f'[data-key="{key}-share"]')
+        self.wait.until(lambda page: self.text(f'[data-key="{key}-shared"]'), "not shared")
+        assert self.text(f'[data-key="{key}-shared"]') == "Copied: paste it where you like."
+        copied: str = self.browser.execute_async_script(
+            "navigator.clipboard.readText().then(arguments[arguments.length - 1])")
+        return copied
+
+    def download(self, key: str) -> tuple[str, str]:
+        """The name and the text of the file the download link of ``key`` gives."""
+        link = self.find(f'[data-key="{key}-download"]')
+        media, _, content = (link.get_attribute("href") or "").partition(",")
+        assert media.startswith("data:") and media.endswith(";charset=utf-8")
+        return link.get_attribute("download") or "", unquote(content)
+
+    def wider_than_the_screen(self) -> dict[int, int]:
+        """How many pixels the page, as it stands, is wider than the screen at each of
+        :data:`WIDTHS` (those it fits left out): what would make it scroll sideways.
+
+        Measured against the root's clientWidth, the screen's width less any scrollbar: a
+        phone widens its layout viewport (and so ``innerWidth``) to a page too wide."""
+        wider: dict[int, int] = {}
+        try:
+            for width, mobile in WIDTHS.items():
+                self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": 844, "deviceScaleFactor": 1, "mobile": mobile})
+                excess = self.browser.execute_script(f"return {OVERFLOW}")
+                if excess > 0:
+                    wider[width] = excess
+        finally:
+            self.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        return wider
+
 
 def assert_offline_and_clean(pad: Pad) -> None:
     """Every request the pad's page made went to its gateway and was answered, each of
@@ -233,8 +307,8 @@ for (const control of document.querySelectorAll('button, input, select, a[href]'
     unnamed.push(where);
   }
 }
-return {small, unnamed, overflow: document.documentElement.scrollWidth - window.innerWidth};
-"""
+return {small, unnamed, overflow: %s};
+""" % OVERFLOW
 """Every visible control's touch target (a radio's or checkbox's label), whether it has a
 name, and how far the page overflows the screen's width."""
 
@@ -252,6 +326,47 @@ def test_on_a_phone_every_control_is_a_named_touch_target(pad: Pad, game: str) -
     finally:
         pad.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert audit == {"small": [], "unnamed": [], "overflow": 0}
+
+
+def test_no_downtown_farmers_market_page_scrolls_sideways(pad: Pad) -> None:
+    """At a small phone's, a phone's and a desktop's width, the page fits the screen as
+    the players go: a board scored, the standings (in French too, its words are longer),
+    a player refused (the red mark on their tab)."""
+    pad.open("dfm", dfm_record(table_boards()))
+    wider = {"new": pad.wider_than_the_screen()}
+    pad.click("#dfm-score")
+    pad.find("#dfm-total")
+    wider["scored"] = pad.wider_than_the_screen()
+    pad.click("#dfm-rank")
+    pad.find("#dfm-standings table")
+    wider["standings"] = pad.wider_than_the_screen()
+    pad.click("#language")
+    pad.wait.until(lambda page: pad.text("#dfm-standings caption") == "Classement")
+    wider["standings in French"] = pad.wider_than_the_screen()
+    pad.click("#language")
+    pad.click("#dfm-add-player")
+    pad.click("#dfm-score")  # its Challenge tiles not chosen yet
+    pad.find('[data-key="player-3"].refused')
+    wider["refused"] = pad.wider_than_the_screen()
+    assert wider == {state: {} for state in wider}
+
+
+def test_no_foxglove_farm_page_scrolls_sideways(pad: Pad) -> None:
+    """The same for a town: scored, its best final round, a tile refused."""
+    town = {**json.loads(KULY.read_text(encoding="utf-8"))["town"], "score_track": 64}
+    pad.open("ff", ff_record(town))
+    wider = {"new": pad.wider_than_the_screen()}
+    pad.click("#ff-score")
+    pad.find("#ff-total")
+    wider["scored"] = pad.wider_than_the_screen()
+    pad.click("#ff-plan")
+    pad.find("#ff-plan-total")
+    wider["planned"] = pad.wider_than_the_screen()
+    pad.tile({"row": -1, "col": 3, "building": "granary"})  # touching no tile of the town
+    pad.click("#ff-score")
+    pad.find(".square.refused")
+    wider["refused"] = pad.wider_than_the_screen()
+    assert wider == {state: {} for state in wider}
 
 
 def test_rulebook_board_scores_43_line_by_line(pad: Pad) -> None:
@@ -295,10 +410,8 @@ def test_challenge_refusals_are_shown_on_their_tile(pad: Pad, service: Service) 
     """A board kept on the phone comes back on reload; a challenge not chosen yet, then
     one the referee refuses, is marked on its tile with what is wrong; fixed, it scores."""
     board = example("rulebook_standard_example.json")["board"]
-    pad.open("dfm", {"mode": "standard", "current": 0, "selected": {"row": 0, "col": 0},
-                     "players": [{"name": "Ana", "rows": board["row_challenges"],
-                                  "columns": [*board["column_challenges"][:3], None],
-                                  "grid": [[tile or [] for tile in row] for row in board["grid"]]}]})
+    pad.open("dfm", dfm_record([("Ana", {
+        **board, "column_challenges": [*board["column_challenges"][:3], None]})]))
     slot = '[data-key="columns-challenge-3"]'
 
     pad.click("#dfm-score")
@@ -355,6 +468,166 @@ def test_young_shopper_board_scores_28_and_players_are_ranked(pad: Pad) -> None:
             for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
     assert rows == [["1", "Ana", "28"], ["2", "Ben", "2"]]
     assert pad.text("#dfm-standings .winners") == "Winner: Ana"
+
+
+def standings_rows(pad: Pad) -> list[list[str]]:
+    """The standings table's rows as shown, each cell's text."""
+    table = pad.find("#dfm-standings table")
+    return [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+            for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
+
+
+def player_tabs(pad: Pad) -> list[str]:
+    return [tab.text for tab in pad.all("#dfm-tabs [role=tab]")]
+
+
+TABLE_STANDINGS = [["1", "Ana", "43", "7", "11"], ["2", "Ben", "22", "3", "10"],
+                   ["3", "Cleo", "10", "1", "10"]]
+"""The standings of examples/boards (see the README)."""
+
+
+def test_a_removed_player_comes_back_with_undo(pad: Pad) -> None:
+    """"Remove this player" takes a filled board away at once, and offers to undo it:
+    undone, the board is back in its seat as it was; after another edit, the offer is gone."""
+    pad.open("dfm", dfm_record(table_boards()))
+    pad.click('[data-key="player-1"]')
+    pad.click("#dfm-score")
+    pad.find("#dfm-total")
+    pad.click("#dfm-remove-player")
+    assert player_tabs(pad) == ["Ana", "Cleo"]
+    assert pad.text("#dfm-removed p") == "Ben’s board is removed."
+    pad.click("#language")
+    assert pad.text("#dfm-removed p") == "Le plateau de Ben est retiré."
+    pad.click("#language")
+
+    pad.click("#dfm-removed button")
+    assert player_tabs(pad) == ["Ana", "Ben", "Cleo"]
+    assert pad.find('[data-key="player-1"]').get_attribute("aria-selected") == "true"
+    assert pad.text("#dfm-total") == "22"  # scored as before
+    assert not pad.all("#dfm-removed p")
+    assert pad.saved("dfm")["players"][1]["name"] == "Ben"
+
+    pad.click("#dfm-remove-player")
+    pad.click("#dfm-add-player")  # another edit: the removal stands
+    assert player_tabs(pad) == ["Ana", "Cleo", "Player 3"]
+    assert not pad.all("#dfm-removed p")
+
+
+def test_a_reload_shows_the_scores_and_standings_again(pad: Pad) -> None:
+    """A phone that reloads the page at the table shows what the referee last said: the
+    boards scored and the standings, asked again."""
+    pad.open("dfm", dfm_record(table_boards()))
+    pad.click("#dfm-score")
+    pad.find("#dfm-total")
+    pad.click("#dfm-rank")
+    assert standings_rows(pad) == TABLE_STANDINGS
+    pad.click('[data-key="player-2"]')  # Cleo's board, not scored
+
+    pad.browser.refresh()
+    assert standings_rows(pad) == TABLE_STANDINGS
+    assert not pad.all("#dfm-total"), "a board never scored is shown scored"
+    pad.click('[data-key="player-0"]')
+    assert pad.text("#dfm-total") == "43"
+    assert "Total: 43 points" in pad.text("#dfm-summary")
+
+    pad.click('[data-key="cell-0-0"]')
+    pad.click("#dfm-clear")  # an edit: Ana's score and the standings, not to be asked again
+    saved = pad.saved("dfm")
+    assert not saved["ranked"] and not saved["players"][0]["scored"]
+    pad.browser.refresh()
+    pad.find('[data-key="player-0"][aria-selected="true"]')
+    assert not pad.all("#dfm-total") and not pad.all("#dfm-standings table")
+
+
+def test_a_reload_shows_the_towns_score_and_plan_again(pad: Pad) -> None:
+    """The same for a town: its score and its best final round, asked again."""
+    town = {**json.loads(KULY.read_text(encoding="utf-8"))["town"], "score_track": 64}
+    pad.open("ff", ff_record(town))
+    pad.click("#ff-score")
+    total = pad.text("#ff-total")
+    pad.click("#ff-plan")
+    plan = pad.text("#ff-plan-total")
+
+    pad.browser.refresh()
+    assert (pad.text("#ff-total"), pad.text("#ff-plan-total")) == (total, plan)
+    pad.type("#ff-track", 65)  # an edit: both are out of date, not to be asked again
+    assert pad.saved("ff")["asked"] == []
+    pad.browser.refresh()
+    pad.find("#ff-town .square")
+    assert not pad.all("#ff-total") and not pad.all("#ff-plan-total")
+
+
+def test_standings_leave_out_unfinished_boards_one_line_each(pad: Pad) -> None:
+    """The finished boards are ranked; each player left out is named, with why, in one
+    line (not one refusal per Challenge tile still to choose)."""
+    [ana, ben, cleo] = table_boards()
+    dana = {**ana[1], "column_challenges": [*ana[1]["column_challenges"][:2], None, None],
+            "grid": [[None] * 4] * 4}
+    empty = {"mode": "standard", "row_challenges": [None] * 4, "column_challenges": [None] * 4,
+             "grid": [[None] * 4] * 4}
+    pad.open("dfm", dfm_record([ana, ("", empty), ben, ("Dana", dana), cleo]))
+    pad.click("#dfm-rank")
+    assert standings_rows(pad) == TABLE_STANDINGS
+    assert [line.text for line in pad.all("#dfm-standings .left-out li")] == [
+        "Player 2: left out until all 8 Challenge tiles are chosen (8 to go).",
+        "Dana: left out until all 8 Challenge tiles are chosen (2 to go)."]
+    assert not pad.all("#dfm-problems li") and not pad.all(".refused")
+    pad.click("#language")
+    assert pad.text("#dfm-standings .left-out li") == (
+        "Joueur 2 : hors classement tant que les 8 tuiles Défi ne sont pas choisies (encore 8).")
+    pad.click("#language")
+
+    pad.click("#dfm-standings .left-out button")  # to the board to finish
+    assert pad.find('[data-key="player-1"]').get_attribute("aria-selected") == "true"
+
+    pad.click('input[name="dfm-mode"][value="young_shopper"]')
+    pad.click("#dfm-rank")
+    assert sorted(row[1] for row in standings_rows(pad)) == ["Ana", "Ben", "Cleo"]
+    assert [line.text for line in pad.all("#dfm-standings .left-out li")] == [
+        "Player 2: left out, nothing is entered on the board yet.",
+        "Dana: left out, nothing is entered on the board yet."]
+
+
+def test_a_result_is_shared_as_text_and_downloaded(pad: Pad, service: Service) -> None:
+    """A scored board is shared as text and downloaded as JSON; the standings are shared
+    as text and downloaded as CSV, a spreadsheet reading no name as a formula."""
+    players = [*table_boards()[:2], ('=Cleo, "C"', table_boards()[2][1])]
+    pad.open("dfm", dfm_record(players))
+    pad.click("#dfm-score")
+    pad.find("#dfm-total")
+    text = pad.shared("board").split("\n")
+    score = requests.post(f"{service.url}/v1/downtown-farmers-market/score",
+                          json=players[0][1], timeout=10).json()
+    assert text[:3] == ["Downtown Farmers Market · Ana", "Total: 43 points",
+                        "7 challenges met; best challenge 11 points."]
+    assert text[3:] == [f"{name} {index + 1}: {line['points']} pts · {line['explanation']}"
+                        for name, lines in (("Row", "rows"), ("Column", "columns"))
+                        for index, line in enumerate(score[lines])]
+    name, content = pad.download("board")
+    assert name == "downtown-farmers-market-score.json"
+    assert json.loads(content) == {"name": "Ana", "board": players[0][1], "score": score}
+
+    pad.click("#dfm-rank")
+    pad.find("#dfm-standings table")
+    assert pad.shared("standings") == (
+        "Downtown Farmers Market · Standings\n1. Ana: 43 points\n2. Ben: 22 points\n"
+        '3. =Cleo, "C": 10 points\nWinner: Ana')
+    assert pad.download("standings") == ("downtown-farmers-market-standings.csv", (
+        "place,name,total,challenges_met,best_challenge_points\r\n1,Ana,43,7,11\r\n"
+        '2,Ben,22,3,10\r\n3,"\'=Cleo, ""C""",10,1,10\r\n'))
+
+    town = {**json.loads(KULY.read_text(encoding="utf-8"))["town"], "score_track": 64}
+    pad.open("ff", ff_record(town))
+    pad.click("#ff-score")
+    pad.find("#ff-total")
+    answer = requests.post(f"{service.url}/v1/foxglove-farm/score", json=town, timeout=10).json()
+    text = pad.shared("town").split("\n")
+    assert text[:2] == ["Foxglove Farm", f"Total: {answer['total']} points"]
+    assert [line.rsplit(" · ", 1)[-1] for line in text[3:]] == [
+        entry["explanation"] for entry in answer["end_game"]]
+    name, content = pad.download("town")
+    assert name == "foxglove-farm-score.json"
+    assert json.loads(content)["score"] == answer
 
 
 def test_foxglove_farm_town_scored_planned_and_refused_on_its_tile(pad: Pad,

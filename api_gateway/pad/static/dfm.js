@@ -1,11 +1,13 @@
 // Downtown Farmers Market: each player's 4x4 grid and eight Challenge tiles, scored line
 // by line by the referee, and the players ranked with the tie-breaks. What was entered is
-// kept on this device (a phone that reloads the page at the table loses nothing).
+// kept on this device, and what was asked of the referee is asked again on load (a phone
+// that reloads the page at the table loses nothing); a player removed can be put back.
 
 import {
   INGREDIENTS, brief, buildControls, chooseChallenge, describe, initChallengeDialog,
 } from './dfm-challenges.js';
 import { onLanguageChange, t } from './i18n.js';
+import { csv, shareActions } from './share.js';
 import {
   call, chip, countedCells, el, loadSaved, rebuild, selectTab, showProblems, tabKeys,
 } from './ui.js';
@@ -20,12 +22,17 @@ const SEAT = /^\/players\/(\d+)(?:\/board)?(.*)$/; // a ranking's pointer: whose
 const emptyGrid = () => Array.from({ length: SIZE }, () => Array.from({ length: SIZE }, () => []));
 const newPlayer = () => ({
   name: '', grid: emptyGrid(), rows: Array(SIZE).fill(null), columns: Array(SIZE).fill(null),
+  scored: false, // the board was sent to be scored as it stands
   result: null, problems: [], // what the referee said: not kept
 });
-const fresh = () => ({ mode: 'standard', players: [newPlayer()], current: 0, selected: { row: 0, col: 0 } });
+const fresh = () => ({
+  mode: 'standard', players: [newPlayer()], current: 0, selected: { row: 0, col: 0 },
+  ranked: false, // the table as it stands was sent to be ranked
+});
 
 let game = fresh();
-let standings = null;
+let standings = null; // {answer: the referee's ranking or null, leftOut: the seats not sent}
+let removed = null; // the player last removed and their seat, while it can be undone
 let active = null; // the score line whose cells are highlighted: {lines, index}
 const ui = {};
 
@@ -36,9 +43,12 @@ const slotName = (lines, index) => t(lines === 'rows' ? 'dfm.row_challenge' : 'd
   { n: index + 1 });
 const spaceName = (row, col) => t('space.title', { row: row + 1, col: col + 1 });
 const tileWords = (tile) => (tile.length ? tile.map((i) => t(`ingredient.${i}`)).join(', ') : t('empty'));
+const challengesWords = (score) => t('dfm.challenges', { met: score.challenges_met, best: score.best_challenge_points });
+const winnersWords = (winners) => t(winners.length > 1 ? 'dfm.winners_many' : 'dfm.winners', { names: winners.join(', ') });
 
 function save() {
-  const players = game.players.map(({ name, grid, rows, columns }) => ({ name, grid, rows, columns }));
+  const players = game.players.map(({ name, grid, rows, columns, scored }) => ({
+    name, grid, rows, columns, scored }));
   localStorage.setItem(SAVED, JSON.stringify({ ...game, players }));
 }
 
@@ -61,14 +71,32 @@ function missingChallenges(p) {
     .filter(Boolean));
 }
 
+/** Why `p`'s board cannot be ranked yet (its Challenge tiles not all chosen, or nothing
+ * entered), in words; null when it can. */
+function leftOutBecause(p, k) {
+  const name = playerName(p, k);
+  const missing = missingChallenges(p).length;
+  if (missing) return t('dfm.left_out_challenges', { name, count: missing });
+  if (p.grid.every((row) => row.every((tile) => !tile.length))) return t('dfm.left_out_empty', { name });
+  return null;
+}
+
+/** After any edit of the table: the standings are out of date, and a removal stands. */
+function tableChanged() {
+  standings = null;
+  game.ranked = false;
+  removed = null;
+}
+
 /** After an edit of the current player's board: its score is out of date, and so are the
  * refusals of what changed (`pointers` and what lies under them) and the standings. */
 function changed(...pointers) {
   const p = player();
   p.result = null;
+  p.scored = false;
   p.problems = p.problems.filter(({ pointer }) => !pointers.some(
     (prefix) => pointer === prefix || pointer.startsWith(`${prefix}/`)));
-  standings = null;
+  tableChanged();
   active = null;
   save();
   render();
@@ -92,19 +120,22 @@ function render() {
   renderPalette();
   renderResults();
   renderStandings();
+  renderRemoved();
   showProblems(ui.problems, player().problems, locate);
+}
+
+function choosePlayer(k) {
+  game.current = k;
+  active = null;
+  save();
+  render();
 }
 
 function renderTabs() {
   const tabs = game.players.map((p, k) => el('button', {
     type: 'button', role: 'tab', id: `dfm-player-${k}`, 'aria-controls': 'dfm-panel',
     'data-key': `player-${k}`, class: p.problems.length ? 'refused' : null, text: playerName(p, k),
-    onclick: () => {
-      game.current = k;
-      active = null;
-      save();
-      render();
-    },
+    onclick: () => choosePlayer(k),
   }));
   rebuild(ui.tabs, ...tabs);
   selectTab(tabs, tabs[game.current]);
@@ -189,8 +220,17 @@ function renderPalette() {
   ui.clear.disabled = !tile.length;
 }
 
+/** The current player's scored board in words, to be shared: whose, its total, each line. */
+function scoreWords(score) {
+  return [`${t('dfm.title')} · ${playerName(player(), game.current)}`, t('dfm.total', score),
+    ...(score.mode === 'standard' ? [challengesWords(score)] : []),
+    ...Object.keys(LINES).flatMap((lines) => score[lines].map((scored, index) => (
+      `${lineName(lines, index)}: ${t('points', scored)} · ${scored.explanation}`)))].join('\n');
+}
+
 function renderResults() {
-  const score = player().result;
+  const p = player();
+  const score = p.result;
   if (!score) {
     rebuild(ui.summary);
     rebuild(ui.lines);
@@ -198,9 +238,13 @@ function renderResults() {
   }
   rebuild(ui.summary,
     el('p', { class: 'total', text: t('dfm.total', score) }),
-    score.mode === 'standard' ? el('p', { text: t('dfm.challenges', {
-      met: score.challenges_met, best: score.best_challenge_points }) }) : null,
-    score.complete ? null : el('p', { class: 'note', text: t('dfm.incomplete') }));
+    score.mode === 'standard' ? el('p', { text: challengesWords(score) }) : null,
+    score.complete ? null : el('p', { class: 'note', text: t('dfm.incomplete') }),
+    shareActions({
+      key: 'board', title: t('dfm.title'), text: scoreWords(score), shareLabel: t('dfm.share_board'),
+      file: 'downtown-farmers-market-score.json', type: 'application/json', downloadLabel: t('share.json'),
+      content: JSON.stringify({ name: playerName(p, game.current), board: boardOf(p), score }, null, 2),
+    }));
   const items = Object.keys(LINES).flatMap((lines) => score[lines].map((scored, index) => el('li', {},
     el('button', {
       type: 'button', class: `line ${scored.met ? 'met' : 'unmet'}`, 'data-key': `${lines}-line-${index}`,
@@ -219,21 +263,77 @@ function renderStandings() {
     rebuild(ui.standings);
     return;
   }
+  const leftOut = standings.leftOut.map((k) => el('li', {}, el('button', {
+    type: 'button', 'data-key': `left-out-${k}`, text: leftOutBecause(game.players[k], k),
+    onclick: () => choosePlayer(k),
+  })));
+  const { answer } = standings;
+  rebuild(ui.standings, ...(answer ? rankingTable(answer) : []),
+    leftOut.length ? el('ul', { class: 'left-out' }, ...leftOut) : null,
+    answer ? shareActions({
+      key: 'standings', title: t('dfm.title'), text: standingsWords(answer, standings.leftOut),
+      shareLabel: t('dfm.share_standings'), file: 'downtown-farmers-market-standings.csv',
+      type: 'text/csv', content: standingsCsv(answer), downloadLabel: t('share.csv'),
+    }) : null);
+}
+
+/** The standings in words, to be shared: each place, the winners, who was left out. */
+function standingsWords({ standings: ranked, winners }, leftOut) {
+  return [`${t('dfm.title')} · ${t('dfm.standings')}`,
+    ...ranked.map((s) => `${s.place}. ${s.name}: ${t('points.long', { points: s.total })}`),
+    winnersWords(winners), ...leftOut.map((k) => leftOutBecause(game.players[k], k))].join('\n');
+}
+
+/** The standings as a spreadsheet's CSV, its columns named as in the referee's answer. */
+function standingsCsv({ standings: ranked }) {
+  const fields = ['place', 'name', 'total',
+    ...(game.mode === 'standard' ? ['challenges_met', 'best_challenge_points'] : [])];
+  return csv([fields, ...ranked.map((s) => fields.map((field) => s[field]))]);
+}
+
+/** The referee's ranking as a table, its winners and the tie-breaks that applied. */
+function rankingTable({ standings: ranked, winners }) {
   const standard = game.mode === 'standard';
   const head = ['dfm.place', 'dfm.player_name', 'dfm.total_short',
     ...(standard ? ['dfm.challenges_met', 'dfm.best'] : [])];
-  const rows = standings.standings.map((s) => el('tr', {},
+  const rows = ranked.map((s) => el('tr', {},
     el('td', { text: String(s.place) }), el('th', { scope: 'row', text: s.name }), el('td', { text: String(s.total) }),
     ...(standard ? [el('td', { text: String(s.challenges_met) }), el('td', { text: String(s.best_challenge_points) })] : [])));
-  const { winners } = standings;
-  rebuild(ui.standings,
+  return [
     el('table', {},
       el('caption', { text: t('dfm.standings') }),
       el('thead', {}, el('tr', {}, ...head.map((key) => el('th', { scope: 'col', text: t(key) })))),
       el('tbody', {}, ...rows)),
-    el('p', { class: 'winners', text: t(winners.length > 1 ? 'dfm.winners_many' : 'dfm.winners',
-      { names: winners.join(', ') }) }),
-    el('p', { class: 'note', text: t(standard ? 'dfm.tie_breaks' : 'dfm.tie_breaks_young') }));
+    el('p', { class: 'winners', text: winnersWords(winners) }),
+    el('p', { class: 'note', text: t(standard ? 'dfm.tie_breaks' : 'dfm.tie_breaks_young') })];
+}
+
+function renderRemoved() {
+  rebuild(ui.removed, ...(removed ? [
+    el('p', { text: t('dfm.removed', { name: playerName(removed.player, removed.seat) }) }),
+    el('button', { type: 'button', 'data-key': 'undo-remove', text: t('dfm.undo_remove'), onclick: undoRemoval }),
+  ] : []));
+}
+
+function removePlayer() {
+  const seat = game.current;
+  const [gone] = game.players.splice(seat, 1);
+  tableChanged();
+  removed = { seat, player: gone };
+  game.current = Math.max(0, seat - 1);
+  save();
+  render();
+  ui.removed.querySelector('button').focus(); // where the removal can be undone
+}
+
+function undoRemoval() {
+  const { seat, player: back } = removed;
+  tableChanged();
+  game.players.splice(seat, 0, back);
+  game.current = seat;
+  save();
+  render();
+  ui.tabs.querySelector(`[data-key="player-${seat}"]`).focus();
 }
 
 function highlight(lines, index) {
@@ -264,9 +364,10 @@ function moveOn() {
   render();
 }
 
-async function score() {
-  const p = player();
+async function score(p = player()) {
   const missing = missingChallenges(p);
+  p.scored = true;
+  save();
   const outcome = missing.length ? { problems: missing }
     : await call(ui.score, '/v1/downtown-farmers-market/score', boardOf(p));
   if (!outcome) return;
@@ -276,24 +377,36 @@ async function score() {
   render();
 }
 
+/** Rank the players whose boards can be ranked; the others are named with why. */
 async function rank() {
-  const missing = game.players.map(missingChallenges);
-  for (const [k, problems] of missing.entries()) game.players[k].problems = problems;
-  if (missing.some((problems) => problems.length)) {
-    standings = null;
+  const seats = [...game.players.keys()];
+  const sent = seats.filter((k) => !leftOutBecause(game.players[k], k));
+  const leftOut = seats.filter((k) => !sent.includes(k));
+  game.ranked = true;
+  save();
+  if (!sent.length) {
+    standings = { answer: null, leftOut };
     render();
     return;
   }
-  const players = game.players.map((p, k) => ({ name: playerName(p, k), board: boardOf(p) }));
+  const players = sent.map((k) => ({ name: playerName(game.players[k], k), board: boardOf(game.players[k]) }));
   const outcome = await call(ui.rank, '/v1/downtown-farmers-market/rank', { players });
   if (!outcome) return;
+  for (const k of sent) game.players[k].problems = [];
   for (const { pointer = '', detail } of outcome.problems ?? []) {
-    const [, seat, inside] = SEAT.exec(pointer) ?? [];
-    const owner = game.players[seat];
+    const [, index, inside] = SEAT.exec(pointer) ?? [];
+    const owner = game.players[sent[index]];
     (owner ?? player()).problems.push({ pointer: owner ? inside : pointer, detail });
   }
-  standings = outcome.answer ?? null;
+  standings = { answer: outcome.answer ?? null, leftOut };
   render();
+}
+
+/** What the referee was asked before the page was (re)loaded, asked again: the boards
+ * scored, then the standings. */
+async function askAgain() {
+  for (const p of game.players.filter(({ scored }) => scored)) await score(p);
+  if (game.ranked) await rank();
 }
 
 function buildIngredientButtons() {
@@ -311,7 +424,7 @@ export function init() {
     paletteTile: 'dfm-palette-tile', ingredients: 'dfm-ingredients', undo: 'dfm-undo',
     clear: 'dfm-clear', next: 'dfm-next', score: 'dfm-score', rank: 'dfm-rank',
     problems: 'dfm-problems', summary: 'dfm-summary', lines: 'dfm-lines',
-    standings: 'dfm-standings', reset: 'dfm-reset',
+    standings: 'dfm-standings', reset: 'dfm-reset', removed: 'dfm-removed',
   })) ui[key] = document.getElementById(id);
   ui.modes = [...document.querySelectorAll('input[name="dfm-mode"]')];
   game = { ...fresh(), ...loadSaved(SAVED, {}) };
@@ -323,42 +436,36 @@ export function init() {
   ui.add.addEventListener('click', () => {
     game.players.push(newPlayer());
     game.current = game.players.length - 1;
-    standings = null;
+    tableChanged();
     save();
     render();
     ui.name.focus();
   });
-  ui.remove.addEventListener('click', () => {
-    game.players.splice(game.current, 1);
-    game.current = Math.max(0, game.current - 1);
-    standings = null;
-    save();
-    render();
-  });
+  ui.remove.addEventListener('click', removePlayer);
   ui.name.addEventListener('input', () => {
     const p = player();
     p.name = ui.name.value;
     p.problems = p.problems.filter(({ pointer }) => pointer !== '/name');
-    standings = null;
+    tableChanged();
     save();
     render();
   });
   for (const radio of ui.modes) {
     radio.addEventListener('change', () => {
       game.mode = radio.value;
-      for (const p of game.players) Object.assign(p, { result: null, problems: [] });
+      for (const p of game.players) Object.assign(p, { result: null, problems: [], scored: false });
       changed('');
     });
   }
   ui.undo.addEventListener('click', () => editTile((tile) => tile.pop()));
   ui.clear.addEventListener('click', () => editTile((tile) => tile.splice(0)));
   ui.next.addEventListener('click', moveOn);
-  ui.score.addEventListener('click', score);
+  ui.score.addEventListener('click', () => score());
   ui.rank.addEventListener('click', rank);
   ui.reset.addEventListener('click', () => {
     if (!window.confirm(t('action.confirm_new'))) return;
     game = fresh();
-    standings = null;
+    tableChanged();
     active = null;
     save();
     render();
@@ -369,4 +476,5 @@ export function init() {
     render();
   });
   render();
+  askAgain();
 }

@@ -1,9 +1,11 @@
 // Foxglove Farm: a town laid out square by square (buildings with their goods, trails with
 // their open sides), its score track and variant; the referee's score with each end-game
-// effect, and the best final round step by step. Kept on this device like the other game.
+// effect, and the best final round step by step. Kept on this device like the other game,
+// what was asked of the referee asked again on load.
 
 import { ask } from './api.js';
 import { onLanguageChange, t } from './i18n.js';
+import { shareActions } from './share.js';
 import { call, chip, countedCells, el, loadSaved, rebuild, showProblems } from './ui.js';
 
 const SAVED = 'referee.pad.ff';
@@ -14,6 +16,7 @@ const MAX_GOODS = 99;
 const fresh = () => ({
   variant: 'standard', track: 0, selected: null,
   tiles: { '0,0': { building: 'forest', goods: {} }, '0,1': { building: 'mine', goods: {} } },
+  asked: [], // what the referee was asked of the town as it stands: 'score', 'plan'
 });
 
 let game = fresh();
@@ -21,6 +24,7 @@ let result = null;
 let plan = null;
 let problems = []; // each {pointer, detail, key}: key, the square of the tile it names
 let sent = []; // the squares of the last request's tiles, in its order
+let sentTown = null; // the last request's town, as sent
 let active = null; // what is highlighted: {kind: 'entry' | 'step', index}
 const names = new Map(); // building id -> its printed name, from the catalog
 const ui = {};
@@ -215,6 +219,16 @@ function renderEditor() {
     .map((problem) => el('p', { class: 'refusal', text: problem.detail })));
 }
 
+const breakdownWords = (score) => t('ff.breakdown', {
+  track: score.score_track, end: score.end_game_points, goods: score.goods_remaining, tiles: score.tile_count });
+const entryTitle = (entry) => `${buildingName(entry.building)} (${spaceName(entry.row, entry.col)})`;
+
+/** The town's score in words, to be shared: its total, then each end-game effect. */
+function scoreWords(score) {
+  return [t('ff.title'), t('ff.total', score), breakdownWords(score), ...score.end_game.map(
+    (entry) => `${entryTitle(entry)}: ${t('points', entry)} · ${entry.explanation}`)].join('\n');
+}
+
 function renderScore() {
   if (!result) {
     rebuild(ui.summary);
@@ -223,15 +237,19 @@ function renderScore() {
   }
   rebuild(ui.summary,
     el('p', { class: 'total', id: 'ff-total', text: t('ff.total', result) }),
-    el('p', { text: t('ff.breakdown', { track: result.score_track, end: result.end_game_points,
-                                        goods: result.goods_remaining, tiles: result.tile_count }) }));
+    el('p', { text: breakdownWords(result) }),
+    shareActions({
+      key: 'town', title: t('ff.title'), text: scoreWords(result), shareLabel: t('ff.share'),
+      file: 'foxglove-farm-score.json', type: 'application/json', downloadLabel: t('share.json'),
+      content: JSON.stringify({ town: sentTown, score: result }, null, 2),
+    }));
   rebuild(ui.lines, ...result.end_game.map((entry, index) => el('li', {},
     el('button', {
       type: 'button', class: 'line', 'data-key': `entry-${index}`,
       'aria-pressed': String(active?.kind === 'entry' && active.index === index),
       onclick: () => highlight('entry', index),
     },
-    el('strong', { text: `${buildingName(entry.building)} (${spaceName(entry.row, entry.col)})` }),
+    el('strong', { text: entryTitle(entry) }),
     el('span', { class: 'pts', text: t('points', entry) }),
     el('span', { class: 'explanation', text: entry.explanation }),
     el('span', { class: 'rule', text: entry.rule })))));
@@ -285,6 +303,7 @@ function highlight(kind, index) {
 function changed({ key = null, pointer = null }) {
   result = null;
   plan = null;
+  game.asked = [];
   active = null;
   problems = problems.filter((problem) => (key === null || problem.key !== key)
     && (pointer === null || problem.pointer !== pointer));
@@ -300,8 +319,19 @@ function editTile(edit) {
   changed({ key });
 }
 
+/** Ask the referee for the town's `question` ('score' or 'plan'), and keep that it was
+ * asked (to ask again on load). */
+function askAbout(question) {
+  if (!game.asked.includes(question)) game.asked.push(question);
+  save();
+  return question === 'score'
+    ? send(ui.score, '/v1/foxglove-farm/score', (answer) => { result = answer; })
+    : send(ui.planButton, '/v1/foxglove-farm/final-round/plan', (answer) => { plan = answer; });
+}
+
 async function send(button, path, show) {
-  const outcome = await call(button, path, townOf());
+  sentTown = townOf();
+  const outcome = await call(button, path, sentTown);
   if (!outcome) return;
   active = null;
   problems = (outcome.problems ?? []).map((problem) => {
@@ -378,8 +408,8 @@ export function init() {
     game.track = ui.track.value;
     changed({ pointer: '/score_track' });
   });
-  ui.score.addEventListener('click', () => send(ui.score, '/v1/foxglove-farm/score', (answer) => { result = answer; }));
-  ui.planButton.addEventListener('click', () => send(ui.planButton, '/v1/foxglove-farm/final-round/plan', (answer) => { plan = answer; }));
+  ui.score.addEventListener('click', () => askAbout('score'));
+  ui.planButton.addEventListener('click', () => askAbout('plan'));
   ui.reset.addEventListener('click', () => {
     if (!window.confirm(t('action.confirm_new'))) return;
     game = fresh();
@@ -392,4 +422,5 @@ export function init() {
   });
   render();
   loadCatalog();
+  for (const question of game.asked) askAbout(question);
 }

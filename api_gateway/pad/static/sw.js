@@ -7,7 +7,7 @@ const CACHE = 'referee-pad-v1';
 const FILES = ['/', '/pad', '/pad/static/pad.webmanifest', '/pad/static/icon.svg',
   ...['pad.css', 'play.css'].map((name) => `/pad/static/${name}`),
   ...['pad.js', 'api.js', 'ui.js', 'i18n.js', 'dfm.js', 'dfm-challenges.js', 'ff.js', 'play.js',
-    'play-dfm.js', 'play-ff.js', 'play-strings.js', 'games.js', 'offline.js'].map((name) => `/pad/static/${name}`)];
+    'play-dfm.js', 'play-ff.js', 'play-strings.js', 'games.js', 'offline.js', 'share.js'].map((name) => `/pad/static/${name}`)];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
