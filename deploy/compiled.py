@@ -35,11 +35,12 @@ COMPILED = (
     "tabletop_rules/problems.py",
     "tabletop_rules/deadline.py",
     *(f"tabletop_rules/downtown_farmers_market/{name}.py" for name in (
-        "model", "sets", "scoring", "validation", "state", "moves", "draft", "legality")),
+        "tallies", "model", "sets", "scoring", "validation", "state", "moves", "draft",
+        "legality")),
     *(f"tabletop_rules/foxglove_farm/{name}.py" for name in (
-        "pieces", "model", "effects", "catalog", "catalog_format", "effect_format", "_json",
-        "routes", "town", "transcription", "transport", "scoring", "readings", "ranking",
-        "processing", "production", "construction", "central_board", "game_state",
+        "pieces", "tiles", "model", "effects", "catalog", "catalog_format", "effect_format",
+        "_json", "routes", "town", "transcription", "transport", "scoring", "readings",
+        "ranking", "processing", "production", "construction", "central_board", "game_state",
         "game_checks", "farm_game", "final_round", "json_form")),
     "engine_service/wire.py",
     "engine_service/wording.py",

@@ -32,8 +32,8 @@ from referee.foxglove_farm.v1 import catalog_pb2, game_pb2, planning_pb2, scorin
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm import planner
-from tabletop_rules.foxglove_farm.catalog import PROVENANCED_FIELDS, TIERS, builtin_catalog_version
-from tabletop_rules.foxglove_farm.catalog_format import catalog_to_dict
+from tabletop_rules.foxglove_farm.catalog import PROVENANCED_FIELDS, TIERS
+from tabletop_rules.foxglove_farm.catalog_format import builtin_catalog_version, catalog_to_dict
 from tabletop_rules.foxglove_farm.effect_format import effect_to_dict
 from tabletop_rules.foxglove_farm.central_board import (
     CentralBoard,

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from ..messages import NO_PARAMS, Param, Params, Say, Wording, part, template
-from .model import INGREDIENTS, Ingredient, Tally, counts_tally, pack
+from .tallies import INGREDIENTS, Ingredient, Tally, counts_tally, pack
 from .sets import (
     GUARD,
     MAX_PACKED,
