@@ -50,8 +50,9 @@ COMPILED = (
 )
 """What ``setup.py`` compiles, by path from the project's root: what scoring a board or
 town, listing legal moves and validating a move or transport run through. Not the
-Challenge types (``challenges.py``): a compiled dataclass keeps neither its class
-attributes (``kind``, ``rule``) nor its docstring, which
+Challenge types (``challenges.py``, with their verdicts and sentences: ``line_verdict.py``,
+``challenge_sentences.py``): a compiled dataclass keeps neither its class attributes
+(``kind``, ``rule``) nor its docstring, which
 :mod:`tabletop_rules.downtown_farmers_market.challenge_types` reads. Of Foxglove Farm, not
 ``reasons.py`` (an enum: nothing to gain), the package's ``__init__`` (re-exports) nor the
 planner (not on those calls' path; not tried). Compiled code tests a NamedTuple's truth
