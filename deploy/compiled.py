@@ -45,7 +45,8 @@ COMPILED = (
     "engine_service/wire.py",
     "engine_service/wording.py",
     "engine_service/reading.py",
-    "engine_service/downtown_farmers_market/convert.py",
+    *(f"engine_service/downtown_farmers_market/{name}.py" for name in (
+        "encodings", "board_writing", "message_reading", "score_answers", "game_answers")),
     *(f"engine_service/foxglove_farm/{name}.py" for name in (
         "enums", "town_reading", "game_reading", "town_answers", "game_answers")),
 )
@@ -56,8 +57,8 @@ Challenge types (``challenges.py``, with their verdicts and sentences: ``line_ve
 (``kind``, ``rule``) nor its docstring, which
 :mod:`tabletop_rules.downtown_farmers_market.challenge_types` reads. Of Foxglove Farm, not
 ``reasons.py`` (an enum: nothing to gain), the package's ``__init__`` (re-exports) nor the
-planner (not on those calls' path; not tried); of the engine's Foxglove Farm converters,
-not ``convert.py`` (re-exports). Compiled code tests a NamedTuple's truth
+planner (not on those calls' path; not tried); of the engine's converters, not the games'
+``convert.py`` (re-exports). Compiled code tests a NamedTuple's truth
 by its length, whatever its ``__bool__`` says, so none of the rules' tuples has one
 (``any(goods)`` says whether a :class:`tabletop_rules.foxglove_farm.pieces.Goods` holds a cube)."""
 

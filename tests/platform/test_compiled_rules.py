@@ -207,8 +207,8 @@ def test_a_module_not_compiled_is_outdated(tmp_path: Path) -> None:
 def test_the_sources_run_where_asked() -> None:
     """``REFEREE_PURE_PYTHON=1`` imports every compiled module from its source."""
     probe = ("from tabletop_rules.downtown_farmers_market import scoring; "
-             "from engine_service.downtown_farmers_market import convert; "
-             "print(scoring.__file__, convert.__file__)")
+             "from engine_service.downtown_farmers_market import message_reading; "
+             "print(scoring.__file__, message_reading.__file__)")
     result = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
                             text=True, check=False,
                             env={**os.environ, compiled.PURE_PYTHON_VARIABLE: "1"})

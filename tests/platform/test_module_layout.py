@@ -22,7 +22,6 @@ NOT_YET_SPLIT = {
     "api_gateway/resources/foxglove_farm/schemas.py",
     "api_gateway/resources/foxglove_farm/game_schemas.py",
     # To be split by message family next.
-    "engine_service/downtown_farmers_market/convert.py",
     "api_gateway/compiled.py",
 }
 
