@@ -21,8 +21,6 @@ NOT_YET_SPLIT = {
     "api_gateway/resources/downtown_farmers_market/schemas.py",
     "api_gateway/resources/foxglove_farm/schemas.py",
     "api_gateway/resources/foxglove_farm/game_schemas.py",
-    # To be split by message family next.
-    "api_gateway/compiled.py",
 }
 
 
