@@ -98,6 +98,21 @@ def outdated_sources(root: Path = ROOT) -> list[Path]:
     return outdated
 
 
+def leftover_extensions(root: Path = ROOT) -> list[Path]:
+    """The extension modules beside the compiled sources that :data:`COMPILED` no longer
+    names (a module split or renamed since it was built): Python would import one in
+    place of its source, an old module behind fresh ones."""
+    named = set(compiled_sources(root))
+    suffixes = sorted(importlib.machinery.EXTENSION_SUFFIXES, key=len, reverse=True)
+    leftovers = []
+    for folder in sorted({source.parent for source in named}):
+        for built in sorted(folder.iterdir()) if folder.is_dir() else ():
+            suffix = next((s for s in suffixes if built.name.endswith(s)), None)
+            if suffix and built.with_name(built.name[:-len(suffix)] + ".py") not in named:
+                leftovers.append(built)
+    return leftovers
+
+
 def remove_compiled_sources(root: Path) -> list[Path]:
     """Delete the sources (and their bytecode) of the modules compiled beside them; the
     sources removed. For an installed build that is to run compiled and carry no rules'
@@ -139,16 +154,17 @@ class _SourcesOnly(importlib.abc.MetaPathFinder):
 def choose_build(root: Path = ROOT) -> None:
     """Import the sources instead of the extension modules where these must not run: where
     ``REFEREE_PURE_PYTHON=1`` asks for them, or where any compiled module is older than its
-    source or missing (with a warning). Once: ``site`` reads a venv's ``.pth`` files twice
+    source, missing or no longer compiled (with a warning). Once: ``site`` reads a venv's ``.pth`` files twice
     where ``lib64`` links to ``lib``, and each read runs this module afresh."""
     if any(type(finder).__name__ == _SourcesOnly.__name__ for finder in sys.meta_path):
         return
     if not any(extension_of(source) for source in compiled_sources(root)):
         return  # nothing compiled: the sources run anyway
-    stale = outdated_sources(root)
+    stale = outdated_sources(root) + leftover_extensions(root)
     if stale:
         warnings.warn(
-            f"{len(stale)} compiled modules are older than their sources or missing "
+            f"{len(stale)} compiled modules are older than their sources, missing or no "
+            f"longer compiled "
             f"({stale[0].relative_to(root)}, ...): running the sources; "
             "python3 deploy/test.py or deploy/run.py compiles them again",
             RuntimeWarning, stacklevel=1)  # as the interpreter starts: no caller to name
