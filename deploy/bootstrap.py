@@ -121,14 +121,22 @@ def ensure_environment(extras: tuple[str, ...]) -> Path:
 
 
 def _ensure_compiled(python: Path, steps: Steps) -> None:
-    """Compile the hot modules again (``setup.py``) where any is older than its source or
-    missing, unless the sources alone are wanted or can be had here; and have the venv's
-    Python run the sources where the compiled modules must not run."""
-    from deploy.compiled import compiling_wanted, install_build_choice, outdated_sources
+    """Remove the compiled modules no longer compiled (split or renamed since), compile
+    the hot modules again (``setup.py``) where any is older than its source or missing,
+    unless the sources alone are wanted or can be had here; and have the venv's Python run
+    the sources where the compiled modules must not run."""
+    from deploy.compiled import (
+        compiling_wanted,
+        install_build_choice,
+        leftover_extensions,
+        outdated_sources,
+    )
 
     site_packages = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
         check=True, capture_output=True, text=True).stdout.strip()
     install_build_choice(Path(site_packages))
+    for leftover in leftover_extensions(REPO_ROOT):  # would run in place of its source
+        leftover.unlink()
     if compiling_wanted() and outdated_sources(REPO_ROOT):
         steps.run(COMPILING, [str(python), "-m", "pip", "install", "-qq", "--no-deps", "-e", "."])

@@ -35,25 +35,30 @@ COMPILED = (
     "tabletop_rules/problems.py",
     "tabletop_rules/deadline.py",
     *(f"tabletop_rules/downtown_farmers_market/{name}.py" for name in (
-        "model", "sets", "scoring", "validation", "state", "moves", "draft", "legality")),
+        "tallies", "model", "sets", "scoring", "validation", "state", "moves", "draft",
+        "legality")),
     *(f"tabletop_rules/foxglove_farm/{name}.py" for name in (
-        "pieces", "model", "effects", "catalog", "catalog_format", "effect_format", "_json",
-        "routes", "town", "transcription", "transport", "scoring", "readings", "ranking",
-        "processing", "production", "construction", "central_board", "game_state",
+        "pieces", "tiles", "model", "effects", "catalog", "catalog_format", "effect_format",
+        "_json", "routes", "town", "transcription", "transport", "scoring", "readings",
+        "ranking", "processing", "production", "construction", "central_board", "game_state",
         "game_checks", "farm_game", "final_round", "json_form")),
     "engine_service/wire.py",
     "engine_service/wording.py",
     "engine_service/reading.py",
-    "engine_service/downtown_farmers_market/convert.py",
-    "engine_service/foxglove_farm/convert.py",
+    *(f"engine_service/downtown_farmers_market/{name}.py" for name in (
+        "encodings", "board_writing", "message_reading", "score_answers", "game_answers")),
+    *(f"engine_service/foxglove_farm/{name}.py" for name in (
+        "enums", "town_reading", "game_reading", "town_answers", "game_answers")),
 )
 """What ``setup.py`` compiles, by path from the project's root: what scoring a board or
 town, listing legal moves and validating a move or transport run through. Not the
-Challenge types (``challenges.py``): a compiled dataclass keeps neither its class
-attributes (``kind``, ``rule``) nor its docstring, which
+Challenge types (``challenges.py``, with their verdicts and sentences: ``line_verdict.py``,
+``challenge_sentences.py``): a compiled dataclass keeps neither its class attributes
+(``kind``, ``rule``) nor its docstring, which
 :mod:`tabletop_rules.downtown_farmers_market.challenge_types` reads. Of Foxglove Farm, not
 ``reasons.py`` (an enum: nothing to gain), the package's ``__init__`` (re-exports) nor the
-planner (not on those calls' path; not tried). Compiled code tests a NamedTuple's truth
+planner (not on those calls' path; not tried); of the engine's converters, not the games'
+``convert.py`` (re-exports). Compiled code tests a NamedTuple's truth
 by its length, whatever its ``__bool__`` says, so none of the rules' tuples has one
 (``any(goods)`` says whether a :class:`tabletop_rules.foxglove_farm.pieces.Goods` holds a cube)."""
 
@@ -91,6 +96,21 @@ def outdated_sources(root: Path = ROOT) -> list[Path]:
         if extension is None or extension.stat().st_mtime < source.stat().st_mtime:
             outdated.append(source)
     return outdated
+
+
+def leftover_extensions(root: Path = ROOT) -> list[Path]:
+    """The extension modules beside the compiled sources that :data:`COMPILED` no longer
+    names (a module split or renamed since it was built): Python would import one in
+    place of its source, an old module behind fresh ones."""
+    named = set(compiled_sources(root))
+    suffixes = sorted(importlib.machinery.EXTENSION_SUFFIXES, key=len, reverse=True)
+    leftovers = []
+    for folder in sorted({source.parent for source in named}):
+        for built in sorted(folder.iterdir()) if folder.is_dir() else ():
+            suffix = next((s for s in suffixes if built.name.endswith(s)), None)
+            if suffix and built.with_name(built.name[:-len(suffix)] + ".py") not in named:
+                leftovers.append(built)
+    return leftovers
 
 
 def remove_compiled_sources(root: Path) -> list[Path]:
@@ -134,16 +154,17 @@ class _SourcesOnly(importlib.abc.MetaPathFinder):
 def choose_build(root: Path = ROOT) -> None:
     """Import the sources instead of the extension modules where these must not run: where
     ``REFEREE_PURE_PYTHON=1`` asks for them, or where any compiled module is older than its
-    source or missing (with a warning). Once: ``site`` reads a venv's ``.pth`` files twice
+    source, missing or no longer compiled (with a warning). Once: ``site`` reads a venv's ``.pth`` files twice
     where ``lib64`` links to ``lib``, and each read runs this module afresh."""
     if any(type(finder).__name__ == _SourcesOnly.__name__ for finder in sys.meta_path):
         return
     if not any(extension_of(source) for source in compiled_sources(root)):
         return  # nothing compiled: the sources run anyway
-    stale = outdated_sources(root)
+    stale = outdated_sources(root) + leftover_extensions(root)
     if stale:
         warnings.warn(
-            f"{len(stale)} compiled modules are older than their sources or missing "
+            f"{len(stale)} compiled modules are older than their sources, missing or no "
+            f"longer compiled "
             f"({stale[0].relative_to(root)}, ...): running the sources; "
             "python3 deploy/test.py or deploy/run.py compiles them again",
             RuntimeWarning, stacklevel=1)  # as the interpreter starts: no caller to name

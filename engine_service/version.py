@@ -14,7 +14,7 @@ import grpc
 from referee.v1 import referee_service_pb2 as service_pb2
 from referee.v1 import referee_service_pb2_grpc as service_grpc
 from tabletop_rules import downtown_farmers_market as dfm
-from tabletop_rules.foxglove_farm.catalog import builtin_catalog_version
+from tabletop_rules.foxglove_farm.catalog_format import builtin_catalog_version
 from tabletop_rules.foxglove_farm.farm_game import GAME as FOXGLOVE_FARM
 from tabletop_rules.foxglove_farm.game_state import RULES_VERSION as FOXGLOVE_FARM_RULES
 

@@ -12,7 +12,6 @@ from .challenges import (
     ExactCountAny,
     ExactTotal,
     Forbidden,
-    LineVerdict,
     Majority,
     OneOfEach,
     PerSet,
@@ -20,6 +19,7 @@ from .challenges import (
 from .draft import REVEAL_SIZE, ROUNDS, TOTAL_TILES, Action
 from .game import GAME, DowntownFarmersMarket
 from .legality import Reason, Verdict, Violation, describe_tile, legal_moves, validate
+from .line_verdict import LineVerdict
 from .model import (
     GRID_SIZE,
     INGREDIENTS,

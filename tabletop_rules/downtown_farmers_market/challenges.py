@@ -2,12 +2,13 @@
 
 Each type is a small frozen dataclass with ``points`` (the number on the wooden crate)
 and a ``judge`` method that reads the tally of one row or column (how many of each
-ingredient it shows: :data:`.model.Tally`) and returns a :class:`LineVerdict` carrying
+ingredient it shows: :data:`.tallies.Tally`) and returns a :class:`.LineVerdict` carrying
 the points, a player-readable explanation (a :class:`~tabletop_rules.messages.Sentence`
 with its code and params) and the ruling applied, and what an app draws: the ingredients
 that counted, the ingredient chosen, the majority found, the sets formed; ``evaluate``
-does the same from a ``Counter`` of ingredients. This module is the one place to look for "how is a
-Majority challenge scored?".
+does the same from a ``Counter`` of ingredients. This module is the one place to look for
+"how is a Majority challenge scored?"; the sentences the verdicts say are
+:mod:`.challenge_sentences`'.
 
 A verdict depends only on the challenge and the few counts it reads, which recur from
 board to board: ``judge`` picks those counts out of the tally, and the type's
@@ -19,13 +20,30 @@ it forms), which seldom recurs: only its words and its count are remembered.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Protocol
 
-from ..messages import NO_PARAMS, Param, Params, Say, Wording, part, template
-from .model import INGREDIENTS, Ingredient, Tally, counts_tally, pack
+from ..messages import Param, Wording
+from .challenge_sentences import (
+    ALL_SIX_MET,
+    ALL_SIX_NOT_MET,
+    CHOICE_MET,
+    CHOICE_NOT_MET,
+    EXACT_COUNT_MET,
+    EXACT_COUNT_NOT_MET,
+    FORBIDDEN_BROKEN,
+    FORBIDDEN_MET,
+    MAJORITY_ABSENT,
+    MAJORITY_BEATEN,
+    MAJORITY_MET,
+    MAJORITY_TIED,
+    PER_SET_MET,
+    PER_SET_NOT_MET,
+    TOTAL_MET,
+    TOTAL_NOT_MET,
+)
+from .line_verdict import EVERYTHING, Counted, LineVerdict, SetsFormed, counting
 from .sets import (
     GUARD,
     MAX_PACKED,
@@ -35,6 +53,7 @@ from .sets import (
     most_packed,
     packed_sets,
 )
+from .tallies import INGREDIENTS, Ingredient, Tally, counts_tally, pack
 
 Counts = Counter[Ingredient]
 
@@ -44,147 +63,6 @@ REMEMBERED_VERDICTS = 4096
 _remembered = lru_cache(maxsize=REMEMBERED_VERDICTS, typed=True)
 
 _BY_NAME = {ingredient.value: ingredient for ingredient in INGREDIENTS}
-
-EVERY = 1 << 30
-"""In :attr:`LineVerdict.counted`: every one of that ingredient on the line counted."""
-
-Counted = tuple[int, ...]
-"""How many of each ingredient on a line counted toward a verdict, in :data:`INGREDIENTS`
-order (:data:`EVERY`: all of them)."""
-
-NOTHING: Counted = (0,) * len(INGREDIENTS)
-EVERYTHING: Counted = (EVERY,) * len(INGREDIENTS)
-
-
-def counting(*ingredients: Ingredient) -> Counted:
-    """Every one of ``ingredients`` counted, nothing else."""
-    return _counting(ingredients)
-
-
-@lru_cache(maxsize=256)
-def _counting(ingredients: tuple[Ingredient, ...]) -> Counted:
-    return tuple([EVERY if i in ingredients else 0 for i in INGREDIENTS])
-
-
-SetsFormed = tuple[tuple[Ingredient, ...], ...]
-"""Sets formed (per_set): each set's ingredients, once per time it is formed."""
-
-WorkOut = tuple[Callable[..., tuple[SetsFormed, Counted]], tuple[Any, ...]]
-"""A function and its arguments, giving the sets formed and what they counted."""
-
-
-class LineVerdict:
-    """What a challenge (or the Young Shopper rule) makes of one line.
-
-    ``explanation`` is a :class:`~tabletop_rules.messages.Sentence`: its ``code`` and
-    ``params`` (the verdict's own :attr:`code` and :attr:`params`) let an app word it.
-    What an app draws: ``counted``, the ingredients the verdict rests on (how many of
-    each; the line's cells holding them are :attr:`.scoring.LineScore.cells`);
-    ``chosen``, the ingredient the player's choice falls on (exact_count_any; Young
-    Shopper: the most frequent one, counted); ``majority``, the ingredient seen strictly
-    more often than every other (majority), if any; ``sets``, each set formed (per_set),
-    once per time formed.
-
-    Made for every line of every board scored, where most callers read only ``met`` and
-    ``points``: the English words are made when :attr:`explanation` is first read (``said``
-    is a :class:`~tabletop_rules.messages.Wording` until then), and a per_set verdict
-    searches for the sets it formed when :attr:`sets` or :attr:`counted` is first read
-    (``work_out``). Equal to another verdict saying the same. Not to be changed: the
-    types remember their verdicts, and every line judged alike shares one, per_set's
-    packed lines aside (a plain class
-    with slots, as a frozen dataclass would cost a call per field to make).
-    """
-
-    __slots__ = ("met", "points", "said", "rule", "chosen", "majority", "_counted", "_sets",
-                 "_work_out", "memo")
-
-    met: bool
-    points: int
-    said: str | Wording
-    """The explanation as made: a :class:`~tabletop_rules.messages.Wording` (the
-    verdicts' own) or words already made."""
-    rule: str
-    chosen: Ingredient | None
-    majority: Ingredient | None
-    memo: Any
-    """Free for whoever writes verdicts out to keep what it made of this one, once (the
-    engine keeps its encoding here): a verdict seen again is the same object, kept as
-    long as the type remembers it. None until then; no part of the verdict."""
-
-    def __init__(self, met: bool, points: int, said: str | Wording, rule: str,
-                 counted: Counted = NOTHING, chosen: Ingredient | None = None,
-                 majority: Ingredient | None = None, sets: SetsFormed = (), *,
-                 work_out: WorkOut | None = None) -> None:
-        self.met = met
-        self.points = points
-        self.said = said
-        self.rule = rule
-        self.chosen = chosen
-        self.majority = majority
-        self._counted = counted
-        self._sets = sets
-        self._work_out = work_out
-        self.memo = None
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (LineVerdict, self._fields())
-
-    @property
-    def explanation(self) -> str:
-        """Why, in English: a :class:`~tabletop_rules.messages.Sentence`, with its code and
-        params."""
-        said = self.said
-        return said.sentence() if isinstance(said, Wording) else said
-
-    @property
-    def code(self) -> str:
-        return getattr(self.said, "code", "")
-
-    @property
-    def params(self) -> Params:
-        params: Params = getattr(self.said, "params", NO_PARAMS)
-        return params
-
-    @property
-    def counted(self) -> Counted:
-        if self._work_out is not None:
-            self._worked_out()
-        return self._counted
-
-    @property
-    def sets(self) -> SetsFormed:
-        if self._work_out is not None:
-            self._worked_out()
-        return self._sets
-
-    def _worked_out(self) -> None:
-        """Work out the sets and what they counted, once (a thread finding the work done
-        by another since it looked finds nothing left to do: ``_work_out`` is cleared
-        last)."""
-        work_out = self._work_out
-        if work_out is not None:
-            function, arguments = work_out
-            self._sets, self._counted = function(*arguments)
-            self._work_out = None
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.met, self.points, self.said, self.rule, self.counted, self.chosen,
-                self.majority, self.sets)
-
-    def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        if not isinstance(other, LineVerdict):
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash((self.met, self.points, self.said, self.rule, self.chosen, self.majority))
-
-    def __repr__(self) -> str:
-        names = ("met", "points", "said", "rule", "counted", "chosen", "majority", "sets")
-        return "LineVerdict(" + ", ".join(
-            f"{name}={value!r}" for name, value in zip(names, self._fields())) + ")"
 
 
 def _names(ingredients: tuple[Ingredient, ...]) -> tuple[str, ...]:
@@ -205,101 +83,6 @@ def _in_words(shown: tuple[Ingredient, ...]) -> str:
 
 def _earned(met: bool, points: int) -> int:
     return points if met else 0
-
-
-# The sentences, each ending in the outcome: ": met, 4 points" or ": not met, 0 points".
-_WANTED = part("DFM_PART_EXACTLY", "{ingredient:term} exactly {count:times}")
-_APPEARS = part("DFM_PART_APPEARS", "{ingredient:term} appears {count:times}")
-_ABSENT = part("DFM_PART_ABSENT", "there is no {ingredient:term}")
-_SET_OR = part("DFM_PART_SETS_OR", " or ")
-"""What stands between two sets shown: "bread+milk or egg"."""
-
-
-def _wanted(params: Mapping[str, Any], say: Say) -> dict[str, str]:
-    """ExactCount: "bread exactly twice, milk exactly once"."""
-    pairs = zip(params["ingredients"], params["counts"])
-    return {"wanted": ", ".join([say(_WANTED, ingredient=i, count=n) for i, n in pairs])}
-
-
-def _exact_found(params: Mapping[str, Any], say: Say) -> dict[str, str]:
-    """ExactCount, not met: what the line shows of each ingredient not as wanted."""
-    found = [say(_APPEARS, ingredient=i, count=have) if have else say(_ABSENT, ingredient=i)
-             for i, n, have in zip(params["ingredients"], params["counts"],
-                                   params["seen"]) if have != n]
-    return {**_wanted(params, say), "found": ", ".join(found)}
-
-
-def _forbidden_found(params: Mapping[str, Any], say: Say) -> dict[str, str]:
-    """Forbidden, not met: each forbidden ingredient present, and how often."""
-    return {"found": ", ".join([say(_APPEARS, ingredient=i, count=n) for i, n in zip(
-        params["ingredients"], params["seen"]) if n])}
-
-
-def _sets_shown(params: Mapping[str, Any], say: Say) -> dict[str, str]:
-    """PerSet: the sets shown, "bread+milk or egg", each ingredient in the language:
-    worded once for each challenge tile and language (there is one language a tag)."""
-    language = say.language
-    key = (params["sets"], language.tag)
-    shown = _SHOWN.get(key)
-    if shown is None:
-        if len(_SHOWN) >= 1024:
-            _SHOWN.clear()
-        shown = _SHOWN[key] = language.text(_SET_OR).join(
-            ["+".join([language.term(i, 1) for i in s.split("+")]) for s in params["sets"]])
-    return {"shown": shown}
-
-
-_SHOWN: dict[tuple[tuple[str, ...], str], str] = {}
-
-
-EXACT_COUNT_MET = template(
-    "DFM_EXACT_COUNT_MET", "Needs {wanted}, and so it is: met, {points:# point|# points}",
-    derive=_wanted, kind="explanation")
-EXACT_COUNT_NOT_MET = template(
-    "DFM_EXACT_COUNT_NOT_MET", "Needs {wanted}; {found}: not met, 0 points",
-    derive=_exact_found, kind="explanation")
-FORBIDDEN_MET = template(
-    "DFM_FORBIDDEN_MET", "No {ingredients:term,or} on the line: met, {points:# point|# points}", kind="explanation")
-FORBIDDEN_BROKEN = template(
-    "DFM_FORBIDDEN_BROKEN", "No {ingredients:term,or} allowed; {found}: not met, 0 points",
-    derive=_forbidden_found, kind="explanation")
-CHOICE_MET = template(
-    "DFM_EXACT_COUNT_ANY_MET",
-    "One ingredient of your choice exactly {count:times}; {ingredients:term,and} "
-    "{ingredients:appears|appear} {count:times}: met, {points:# point|# points}", kind="explanation")
-CHOICE_NOT_MET = template(
-    "DFM_EXACT_COUNT_ANY_NOT_MET",
-    "One ingredient of your choice exactly {count:times}; no ingredient appears "
-    "{count:times}: not met, 0 points", kind="explanation")
-TOTAL_MET = template(
-    "DFM_EXACT_TOTAL_MET", "Needs exactly {count} ingredients in all; the line holds "
-    "{total}: met, {points:# point|# points}", kind="explanation")
-TOTAL_NOT_MET = template(
-    "DFM_EXACT_TOTAL_NOT_MET", "Needs exactly {count} ingredients in all; the line holds "
-    "{total}: not met, 0 points", kind="explanation")
-ALL_SIX_MET = template(
-    "DFM_ONE_OF_EACH_MET", "All six ingredients appear: met, {points:# point|# points}", kind="explanation")
-ALL_SIX_NOT_MET = template(
-    "DFM_ONE_OF_EACH_NOT_MET", "Needs all six ingredients; {missing:term,and} "
-    "{missing:is|are} missing: not met, 0 points", kind="explanation")
-MAJORITY_MET = template(
-    "DFM_MAJORITY_MET", "A majority of {ingredient:term}: {ingredient:term} appears "
-    "{count:times}, more than any other ingredient: met, {points:# point|# points}", kind="explanation")
-MAJORITY_ABSENT = template(
-    "DFM_MAJORITY_ABSENT", "A majority of {ingredient:term}: there is no {ingredient:term} on "
-    "the line: not met, 0 points", kind="explanation")
-MAJORITY_TIED = template(
-    "DFM_MAJORITY_TIED", "A majority of {ingredient:term}: {ingredient:term} and "
-    "{rival:term} both appear {count:times}, and a tie is no majority: not met, 0 points", kind="explanation")
-MAJORITY_BEATEN = template(
-    "DFM_MAJORITY_BEATEN", "A majority of {ingredient:term}: {ingredient:term} appears "
-    "{count:times} but {rival:term} {rival_count:times}: not met, 0 points", kind="explanation")
-PER_SET_MET = template(
-    "DFM_PER_SET_MET", "{set_points:# point|# points} per {shown}; {formed:# set|# sets} "
-    "formed: met, {points:# point|# points}", derive=_sets_shown, kind="explanation")
-PER_SET_NOT_MET = template(
-    "DFM_PER_SET_NOT_MET", "{set_points:# point|# points} per {shown}; "
-    "{formed:# set|# sets} formed: not met, 0 points", derive=_sets_shown, kind="explanation")
 
 
 class Challenge(Protocol):

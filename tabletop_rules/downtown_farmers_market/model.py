@@ -2,18 +2,25 @@
 
 Plain immutable values. A board is built from already-typed values; checking that it is
 well formed (4x4, 1 to 3 ingredients a tile, eight challenges) is :mod:`.validation`'s job.
+The ingredients and a line's tally of them (:mod:`.tallies`), which the Challenge types
+judge (:mod:`.challenges`), stand below the boards; this module re-exports them.
 """
 
 from __future__ import annotations
 
-import enum
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .challenges import Challenge
+from .challenges import Challenge
+from .tallies import (
+    INGREDIENTS as INGREDIENTS,
+    PACK_BITS as PACK_BITS,
+    IdentityHashedEnum as IdentityHashedEnum,
+    Ingredient as Ingredient,
+    Tally as Tally,
+    counts_tally as counts_tally,
+    pack as pack,
+)
 
 GRID_SIZE = 4
 """A player's grid is 4 by 4 (the rulebook's Setup)."""
@@ -31,49 +38,6 @@ MAX_CHALLENGE_POINTS = 100
 MAX_SETS = 12
 """The most sets one Points per set challenge may show: the printed tiles show one to
 three, and a set of more than 12 ingredients can never form on a line."""
-
-
-class IdentityHashedEnum(enum.Enum):
-    """An enum whose members hash by identity: each member is the one object with its
-    value, so identity is equality, and the hash is C code (Enum's own is Python), which
-    counts where scoring and the draft look members up by the thousand."""
-
-    __hash__ = object.__hash__
-
-
-class Ingredient(IdentityHashedEnum):
-    """The six ingredients, in the contract's order."""
-
-    BREAD = "bread"
-    CARROT = "carrot"
-    CORN = "corn"
-    CHEESE = "cheese"
-    MILK = "milk"
-    EGG = "egg"
-
-    def __repr__(self) -> str:
-        return f"Ingredient.{self.name}"
-
-
-INGREDIENTS: tuple[Ingredient, ...] = tuple(Ingredient)
-
-Tally = Sequence[int]
-"""How many times each ingredient appears on a line, in :data:`INGREDIENTS` order: ``bytes``
-as scoring counts a line (``b"\\0\\0\\2\\0\\0\\1"`` is two corns and an egg), or a tuple."""
-
-PACK_BITS = 8
-"""Bits per ingredient in a packed count (:func:`pack`): a line of a well-formed board
-shows at most :data:`MAX_LINE_INGREDIENTS` of an ingredient, far under 256."""
-
-
-_UNIT = {ingredient: 1 << PACK_BITS * k for k, ingredient in enumerate(INGREDIENTS)}
-
-
-def pack(ingredients: Sequence[Ingredient]) -> int:
-    """``ingredients`` counted into one int, :data:`PACK_BITS` bits per ingredient in
-    :data:`INGREDIENTS` order, so that adding packs adds their counts (exactly, while no
-    ingredient reaches 256); a sum's bytes, little-endian, are its :data:`Tally`."""
-    return sum(map(_UNIT.__getitem__, ingredients))
 
 
 class Mode(IdentityHashedEnum):
@@ -145,11 +109,6 @@ def line_tallies(grid: Grid) -> tuple[list[Tally], list[Tally]]:
     packs = [[0 if space is None else space.packed for space in row] for row in grid]
     return ([sum(row).to_bytes(len(INGREDIENTS), "little") for row in packs],
             [sum(column).to_bytes(len(INGREDIENTS), "little") for column in zip(*packs)])
-
-
-def counts_tally(counts: Counter[Ingredient]) -> tuple[int, ...]:
-    """The :data:`Tally` of ingredients counted in a ``Counter``."""
-    return tuple(counts[i] for i in INGREDIENTS)
 
 
 def count_ingredients(spaces: tuple[Space, ...]) -> Counter[Ingredient]:

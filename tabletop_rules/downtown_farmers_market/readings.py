@@ -41,7 +41,7 @@ from typing import Literal
 
 from ..messages import template
 from ..problems import Path, Problem
-from .challenges import LineVerdict
+from .line_verdict import LineVerdict
 from .model import GRID_SIZE, INGREDIENTS, Board, FoodTile, Mode, Tally
 from .scoring import _young_shopper
 from .validation import check_board, check_tile

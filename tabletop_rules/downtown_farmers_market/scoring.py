@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..messages import template
-from .challenges import EVERY, Counted, LineVerdict, counting
+from .line_verdict import EVERY, Counted, LineVerdict, counting
 from .model import GRID_SIZE, INGREDIENTS, Board, Ingredient, Mode, Space, Tally, line_tallies
 
 YOUNG_SHOPPER_RULE = "DFM-R9"
@@ -154,7 +154,7 @@ def _took(every: frozenset[Ingredient], ingredients: tuple[Ingredient, ...]
 def _taken(counted: Counted, spaces: tuple[Space, ...], index: int, column: bool
            ) -> tuple[CountedCell, ...]:
     """The cells holding ``counted`` ingredients, each taken from the first tiles along
-    the line that hold it (:data:`.challenges.EVERY`: every one)."""
+    the line that hold it (:data:`.line_verdict.EVERY`: every one)."""
     left = list(counted)
     cells = []
     for k, tile in enumerate(spaces):

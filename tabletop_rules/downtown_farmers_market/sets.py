@@ -14,7 +14,7 @@ from collections import Counter
 from functools import lru_cache
 from operator import mul
 
-from .model import INGREDIENTS, PACK_BITS, Ingredient, Tally, counts_tally, pack
+from .tallies import INGREDIENTS, PACK_BITS, Ingredient, Tally, counts_tally, pack
 
 Sets = tuple[tuple[Ingredient, ...], ...]
 Formed = tuple[tuple[int, int], ...]

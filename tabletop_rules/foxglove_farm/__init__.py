@@ -70,8 +70,14 @@ The whole game, four rounds (:mod:`.farm_game`, its values in :mod:`.game_state`
     :mod:`.final_round`'s ``GAME``.
 """
 
-from .catalog import Building, Catalog, Provenance, builtin_catalog
-from .catalog_format import building_to_dict, catalog_to_dict, parse_catalog, read_catalog_file
+from .catalog import Building, Catalog, Provenance
+from .catalog_format import (
+    building_to_dict,
+    builtin_catalog,
+    catalog_to_dict,
+    parse_catalog,
+    read_catalog_file,
+)
 from .effects import (
     BonusIfHeld,
     Convert,
@@ -99,6 +105,8 @@ from .model import (
     TrailTile,
     Town,
     Variant,
+    find_route,
+    reachable,
 )
 from .processing import (
     Outcome,
@@ -110,7 +118,7 @@ from .processing import (
     run_processing,
 )
 from .ranking import Ranking, Standing, check_players, rank_towns, tie_break_key
-from .routes import Network, Route, find_route, reachable, route_to_list
+from .routes import Network, Route, route_to_list
 from .scoring import EndGameEntry, TownScore, end_game_points, score_town
 from .town import check_town, validate_town
 from ..game import IllegalMoveError

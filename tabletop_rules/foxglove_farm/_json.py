@@ -15,7 +15,7 @@ from typing import Any
 
 from ..messages import Param, Say, Sentence, Template, find, part, template
 from ..problems import NUMBER_OUT_OF_RANGE, TOO_LONG, Path, Problem, not_one_of, quoted
-from .model import GOODS, Good, Goods
+from .pieces import GOODS, Good, Goods
 
 GOOD_NAMES = ", ".join(g.value for g in GOODS)
 

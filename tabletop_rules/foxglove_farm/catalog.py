@@ -1,24 +1,23 @@
 """The building catalog: every building the rulebook names, and request-level definitions.
 
-:class:`Building` and :class:`Catalog` are the values; :func:`builtin_catalog` loads the
-reviewed data file ``catalog.json`` beside this module once. A request may add or
-override definitions with its own ``catalog`` object (the contract's town field); both
-are read and written in one format (:mod:`.catalog_format`, documented in
+:class:`Building` and :class:`Catalog` are the values, over the plain pieces and effects alone:
+the formats (:mod:`.catalog_format`, :mod:`.effect_format`) read into them, and the tiles
+and towns hold them. The reviewed data file ``catalog.json`` beside this module is the
+built-in catalog (:func:`.catalog_format.builtin_catalog` loads it once). A request may
+add or override definitions with its own ``catalog`` object (the contract's town field);
+both are read and written in one format (:mod:`.catalog_format`, documented in
 ``docs/foxglove-catalog.md``), effects by :mod:`.effect_format`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache, cached_property
-from importlib import resources
+from functools import cached_property
 
 from ..messages import template
 from ..names import Names
-from ..problems import InvalidInputError, Path, Problem
+from ..problems import Path, Problem
 from .effects import Convert, ConvertDistinct, Effect, Phase, ProcessingEffect
 from .pieces import Good, Goods
 
@@ -124,29 +123,6 @@ class Catalog:
             return self
         return Catalog({**self.buildings, **definitions},
                        self.requested | frozenset(definitions))
-
-
-def _catalog_text() -> str:
-    return resources.files(__package__).joinpath("catalog.json").read_text(encoding="utf-8")
-
-
-@cache
-def builtin_catalog_version() -> str:
-    """The built-in catalog's version, a digest of its file: a game state names the
-    catalog it was made under, and one made under another is refused, not misread."""
-    return "builtin-" + hashlib.sha256(_catalog_text().encode()).hexdigest()[:12]
-
-
-@cache
-def builtin_catalog() -> Catalog:
-    """The catalog of every building the rulebook names (loaded once from catalog.json)."""
-    from .catalog_format import read_catalog_file  # the format reads into this module's types
-
-    text = _catalog_text()
-    try:
-        return read_catalog_file(json.loads(text))
-    except InvalidInputError as error:  # a broken package file: say where, loudly
-        raise RuntimeError(f"catalog.json is invalid: {error}") from error
 
 
 UNDOCUMENTED = template(

@@ -1,7 +1,7 @@
 """The catalog format, read and written: building definitions by id.
 
-One format serves the built-in ``catalog.json`` and a request's ``catalog`` object
-(``docs/foxglove-catalog.md``):
+One format serves the built-in ``catalog.json`` (:func:`builtin_catalog`, read once) and a
+request's ``catalog`` object (``docs/foxglove-catalog.md``):
 
 - a field's value may be given plainly (``"slots": 4``) or with its provenance
   (``"slots": {"value": 4, "source": "provisional", "note": "..."}``); the rulebook does not
@@ -16,7 +16,11 @@ Effects have their own format (:mod:`.effect_format`).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
+from functools import cache
+from importlib import resources
 from typing import Any
 
 from ..messages import template
@@ -43,11 +47,10 @@ from .catalog import (
     Building,
     Catalog,
     Provenance,
-    builtin_catalog,
 )
 from .effect_format import effect_to_dict, parse_effects
 from .effects import Convert, Effect
-from .model import NO_GOODS, Good, Goods
+from .pieces import NO_GOODS, Good, Goods
 
 CATALOG_FILE = noun("CATALOG_FILE", "a catalog file object")
 DEFINITIONS = noun("DEFINITIONS", "an object of building definitions by id")
@@ -100,6 +103,27 @@ def read_catalog_file(data: object) -> Catalog:
     if obj is None or "buildings" not in obj:
         raise InvalidInputError(problems or [Problem(("buildings",), GIVE_BUILDINGS())])
     return Catalog(_parse_definitions(obj["buildings"], None, ("buildings",), builtin=True))
+
+
+def _catalog_text() -> str:
+    return resources.files(__package__).joinpath("catalog.json").read_text(encoding="utf-8")
+
+
+@cache
+def builtin_catalog_version() -> str:
+    """The built-in catalog's version, a digest of its file: a game state names the
+    catalog it was made under, and one made under another is refused, not misread."""
+    return "builtin-" + hashlib.sha256(_catalog_text().encode()).hexdigest()[:12]
+
+
+@cache
+def builtin_catalog() -> Catalog:
+    """The catalog of every building the rulebook names (loaded once from catalog.json)."""
+    text = _catalog_text()
+    try:
+        return read_catalog_file(json.loads(text))
+    except InvalidInputError as error:  # a broken package file: say where, loudly
+        raise RuntimeError(f"catalog.json is invalid: {error}") from error
 
 
 def parse_catalog(data: object, base: Catalog | None = None,

@@ -35,7 +35,7 @@ from .effects import (
     PerSurroundingProcessor,
     Phase,
 )
-from .model import GOODS, NO_GOODS, Good, Goods
+from .pieces import GOODS, NO_GOODS, Good, Goods
 
 _EFFECT_FIELDS: dict[str, tuple[str, ...]] = {
     "gain": ("when", "goods", "one_of", "any_one_type", "points"),

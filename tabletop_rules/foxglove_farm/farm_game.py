@@ -30,7 +30,7 @@ from ..messages import template
 from ..game import Game, Turn
 from ..problems import InvalidInputError, Problem
 from ..verdicts import Verdict
-from .catalog import builtin_catalog, builtin_catalog_version
+from .catalog_format import builtin_catalog, builtin_catalog_version
 from .central_board import (
     BOARD_RULE,
     C_SPACES,

@@ -17,7 +17,8 @@ from ..messages import Say, choice, template
 from ..players import MAX_PLAYERS, name_problems
 from ..problems import Path, Problem, quoted
 from ._json import out_of_range
-from .catalog import Catalog, builtin_catalog, builtin_catalog_version
+from .catalog import Catalog
+from .catalog_format import builtin_catalog, builtin_catalog_version
 from .central_board import (
     _DRAW_TOO_MANY,
     C_SPACES,

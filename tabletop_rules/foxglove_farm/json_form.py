@@ -27,8 +27,8 @@ from ._json import (
     read_whole,
     unknown_keys,
 )
-from .catalog import Catalog, builtin_catalog
-from .catalog_format import catalog_to_dict
+from .catalog import Catalog
+from .catalog_format import builtin_catalog, catalog_to_dict
 from .model import (
     MAX_SCORE_TRACK,
     SIDES,

@@ -1,10 +1,11 @@
-"""The pieces of Foxglove Farm: goods, positions, sides, tiles and towns.
+"""The towns of Foxglove Farm: one player's tableau, and where its goods can go.
 
 Plain immutable values. A :class:`Town` is one player's tableau: every tile by position,
 the goods on its buildings, the score track and the catalog its building ids refer to.
 Checking that a transcription is well formed is :mod:`.town`'s job (:func:`.parse_town`).
-Goods, sides, positions, variants and trail shapes are defined in :mod:`.pieces` (which
-the catalog imports) and re-exported here.
+The top of the rules' values: goods, sides, positions, variants and trail shapes
+(:mod:`.pieces`), the catalog (:mod:`.catalog`), tiles (:mod:`.tiles`) and trail networks
+(:mod:`.routes`) stand below it, and it re-exports the pieces and tiles.
 
 A town never changes in place: :meth:`Town.with_goods` returns a new town that shares the
 old one's trail network (:attr:`Town.network`), so replaying transports and processing runs
@@ -15,11 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
-from .catalog import Building, Catalog
+from .catalog import Catalog
 from .pieces import (
     ALL_GOODS as ALL_GOODS,
     ALL_SIDES as ALL_SIDES,
@@ -34,57 +34,9 @@ from .pieces import (
     Variant as Variant,
     trail_shape as trail_shape,
 )
+from .routes import Network, Route
+from .tiles import BuildingTile as BuildingTile, Tile as Tile, TrailTile as TrailTile
 
-if TYPE_CHECKING:
-    from .routes import Network
-
-
-@dataclass(frozen=True, slots=True)
-class BuildingTile:
-    """A building at a position, with the goods on its slots."""
-
-    position: Position
-    building: Building
-    goods: Goods = NO_GOODS
-
-    @property
-    def free_slots(self) -> int:
-        return self.building.slots - self.goods.total
-
-    @property
-    def label(self) -> str:
-        """``"Butcher at row 1, col 2"``: how answers name it to a player."""
-        return f"{self.building.name} at row {self.position.row}, col {self.position.col}"
-
-    @property
-    def named(self) -> tuple[str, int, int]:
-        """The building's name, row and column: a message's param its ``label`` filter
-        words as :attr:`label` does (:mod:`tabletop_rules.messages`)."""
-        return (self.building.name, self.position.row, self.position.col)
-
-    @property
-    def open_sides(self) -> frozenset[Side]:
-        """A building is open on all four sides (FF-R1)."""
-        return ALL_SIDES
-
-
-@dataclass(frozen=True, slots=True)
-class TrailTile:
-    """A trail tile and the sides its paths reach (FF-R1)."""
-
-    position: Position
-    sides: frozenset[Side]
-
-    @property
-    def shape(self) -> TrailShape | None:
-        return trail_shape(self.sides)
-
-    @property
-    def open_sides(self) -> frozenset[Side]:
-        return self.sides
-
-
-Tile = BuildingTile | TrailTile
 
 MAX_SCORE_TRACK = 10_000
 """The largest score track a town may show. Real games end near 150; this only guards
@@ -155,8 +107,6 @@ class Town:
         """The town's trail connections and route finder, built once per layout."""
         found: Network | None = self.__dict__.get("_network")
         if found is None:
-            from .routes import Network
-
             found = self.__dict__["_network"] = Network(self.tiles)
         return found
 
@@ -191,3 +141,16 @@ class Town:
 # Unhashable, as tiles is a mapping (use goods_state()); set after the class is made since,
 # compiled, an assignment in its body would be a dataclass field.
 Town.__hash__ = None  # type: ignore[assignment,method-assign]
+
+
+def reachable(town: Town, origin: Position, good: Good) -> Mapping[Position, Route]:
+    """Every building ``good`` on ``origin`` may be moved to in ``town``'s variant, with a
+    shortest route (FF-R2, FF-R3; free slots not considered)."""
+    return town.network.routes_from(origin, good, town.variant)
+
+
+def find_route(town: Town, origin: Position, destination: Position, good: Good,
+               ) -> Route | None:
+    """A shortest route for ``good`` from ``origin`` to ``destination`` in ``town``'s
+    variant, or ``None`` when there is none (or the destination does not depict it)."""
+    return town.network.route(origin, destination, good, town.variant)

@@ -1,10 +1,9 @@
 """The plain pieces of Foxglove Farm that tiles, effects and the catalog are made of:
 goods, sides, positions, variants and trail shapes.
 
-Apart from :mod:`.model` so that the catalog and its effects can import them without
-importing the towns, whose tiles name the catalog's buildings: :mod:`.model` imports
-:mod:`.catalog` at run time (compiled, its dataclasses' annotations must exist) and
-re-exports everything here.
+The bottom floor of the rules' values: the effects, the catalog, its formats, the tiles,
+the routes and the towns (:mod:`.model`, which re-exports everything here) stand on it,
+each importing only from below.
 """
 
 from __future__ import annotations

@@ -18,12 +18,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
-from .model import ALL_SIDES, SIDES, BuildingTile, Good, Position, Tile, Variant
-
-if TYPE_CHECKING:
-    from .model import Town
+from .pieces import ALL_SIDES, SIDES, Good, Position, Variant
+from .tiles import BuildingTile, Tile
 
 _STEPS = tuple((side, side.opposite, *side.delta) for side in SIDES)
 """Each side in N, E, S, W order, the neighbour's side facing it, and the step to it."""
@@ -171,19 +168,6 @@ def _walk_back(parents: Mapping[Position, Position | None], destination: Positio
         path.append(step)
         step = parents[step]
     return tuple(reversed(path))
-
-
-def reachable(town: Town, origin: Position, good: Good) -> Mapping[Position, Route]:
-    """Every building ``good`` on ``origin`` may be moved to in ``town``'s variant, with a
-    shortest route (FF-R2, FF-R3; free slots not considered)."""
-    return town.network.routes_from(origin, good, town.variant)
-
-
-def find_route(town: Town, origin: Position, destination: Position, good: Good,
-               ) -> Route | None:
-    """A shortest route for ``good`` from ``origin`` to ``destination`` in ``town``'s
-    variant, or ``None`` when there is none (or the destination does not depict it)."""
-    return town.network.route(origin, destination, good, town.variant)
 
 
 def route_to_list(route: Route) -> list[list[int]]:

@@ -11,7 +11,7 @@ import requests
 
 from api_gateway.browser import COMPRESS_MIN_SIZE
 from tabletop_referee_clients import RestClient
-from tabletop_rules.foxglove_farm.catalog import builtin_catalog
+from tabletop_rules.foxglove_farm.catalog_format import builtin_catalog
 
 from ..platform.foxglove_towns import KULY
 from ..sample_boards import SIMPLE_BOARD

@@ -204,11 +204,26 @@ def test_a_module_not_compiled_is_outdated(tmp_path: Path) -> None:
     assert compiled.outdated_sources(tmp_path) == [sources[0]]
 
 
+def test_a_module_no_longer_compiled_is_left_over(tmp_path: Path) -> None:
+    """A module split or renamed since it was built leaves its extension beside its
+    source (or none), which Python would import in place of the source."""
+    sources = compiled.compiled_sources(tmp_path)
+    _layout(tmp_path, tuple(source.name for source in sources))
+    assert compiled.leftover_extensions(tmp_path) == []
+    folder = sources[0].parent
+    gone = folder / f"split_since{EXTENSION_SUFFIXES[0]}"
+    gone.write_bytes(b"")
+    kept = folder / f"now_plain{EXTENSION_SUFFIXES[0]}"
+    kept.write_bytes(b"")
+    (folder / "now_plain.py").write_text("")
+    assert compiled.leftover_extensions(tmp_path) == sorted([kept, gone])
+
+
 def test_the_sources_run_where_asked() -> None:
     """``REFEREE_PURE_PYTHON=1`` imports every compiled module from its source."""
     probe = ("from tabletop_rules.downtown_farmers_market import scoring; "
-             "from engine_service.downtown_farmers_market import convert; "
-             "print(scoring.__file__, convert.__file__)")
+             "from engine_service.downtown_farmers_market import message_reading; "
+             "print(scoring.__file__, message_reading.__file__)")
     result = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
                             text=True, check=False,
                             env={**os.environ, compiled.PURE_PYTHON_VARIABLE: "1"})

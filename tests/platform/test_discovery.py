@@ -18,7 +18,7 @@ from api_gateway import create_app
 from api_gateway.resources.downtown_farmers_market.schemas import CHALLENGE_SCHEMAS
 from tabletop_referee_clients import GrpcClient
 from tabletop_rules.downtown_farmers_market import RULES_VERSION as DFM_RULES
-from tabletop_rules.foxglove_farm.catalog import builtin_catalog, builtin_catalog_version
+from tabletop_rules.foxglove_farm.catalog_format import builtin_catalog, builtin_catalog_version
 from tabletop_rules.foxglove_farm.catalog_format import building_to_dict
 from tabletop_rules.foxglove_farm.game_state import RULES_VERSION as FF_RULES
 

@@ -13,7 +13,7 @@ import pytest
 from google.protobuf.message import DecodeError
 
 from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema
-from engine_service.downtown_farmers_market import convert
+from engine_service.downtown_farmers_market import board_writing, convert, encodings, message_reading
 from engine_service.wording import params_to_proto
 from referee.downtown_farmers_market.v1 import board_pb2, game_pb2, scoring_pb2
 from tabletop_rules import downtown_farmers_market as dfm
@@ -29,8 +29,8 @@ Outcome = dfm.Board | list[tuple[str, str]]
 def field_by_field() -> Iterator[None]:
     """The collecting reader alone: no board or tile read from its bytes."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(convert, "_board_from_wire", lambda data: None)
-        patch.setattr(convert, "_TILE_BY_WIRE", {})
+        patch.setattr(message_reading, "board_from_wire", lambda data: None)
+        patch.setattr(message_reading, "TILE_BY_WIRE", {})
         yield
 
 
@@ -51,10 +51,10 @@ def test_well_formed_boards_are_read_from_their_bytes() -> None:
     rng = random.Random(7)
     for _ in range(300):
         message = BoardSchema().load(random_board(rng))
-        read = convert._board_from_wire(message.SerializeToString())
+        read = message_reading.board_from_wire(message.SerializeToString())
         assert read is not None
         board, as_written = read
-        assert as_written and convert._board_to_wire(board) == message.SerializeToString()
+        assert as_written and board_writing.board_to_wire(board) == message.SerializeToString()
         fast, slow = both_ways(message)
         assert fast == slow == board
 
@@ -154,20 +154,20 @@ def test_states_read_the_same_both_ways() -> None:
 def tile(written: board_pb2.FoodTile, value: dfm.FoodTile) -> None:
     """A Food tile written field by field (one of no ingredients is still set)."""
     written.SetInParent()
-    written.ingredients.extend(convert._INGREDIENT_TO_PROTO[i] for i in value.ingredients)
+    written.ingredients.extend(encodings.INGREDIENT_TO_PROTO[i] for i in value.ingredients)
 
 
 def _state_by_fields(state: dfm.GameState) -> game_pb2.GameState:
     """A state written field by field, the reference the engine's encoding is held to."""
     message = game_pb2.GameState(rules_version=state.rules_version,
-                                 mode=convert._MODE_TO_PROTO[state.mode])
+                                 mode=encodings.MODE_TO_PROTO[state.mode])
     for player in state.players:
         board = message.players.add(name=player.name).board
-        board.mode = convert._MODE_TO_PROTO[player.board.mode]
+        board.mode = encodings.MODE_TO_PROTO[player.board.mode]
         for challenges, side in ((player.board.row_challenges, board.row_challenges),
                                  (player.board.column_challenges, board.column_challenges)):
             for challenge in challenges:
-                convert._write_challenge(challenge, side.add())
+                board_writing.write_challenge(challenge, side.add())
         for row in player.board.grid:
             spaces = board.grid.add().spaces
             for space in row:
@@ -181,7 +181,7 @@ def _state_by_fields(state: dfm.GameState) -> game_pb2.GameState:
     message.round = state.round
     message.first_player = state.first_player
     message.current_player = state.current_player
-    message.expected = convert._ACTION_TO_PROTO[state.expected]
+    message.expected = encodings.ACTION_TO_PROTO[state.expected]
     message.game_over = state.game_over
     message.reveal_count = state.reveal_count
     return message
@@ -239,7 +239,7 @@ def test_moves_are_written_as_field_by_field() -> None:
                 answer = convert.legal_moves_to_proto(state, listed)
                 assert list(answer.moves) == [_move_by_fields(move) for move in listed]
                 assert (answer.turn.expected, answer.turn.reveal_count) == (
-                    convert._ACTION_TO_PROTO[state.expected], state.reveal_count)
+                    encodings.ACTION_TO_PROTO[state.expected], state.reveal_count)
     for move in moves:
         assert convert.move_to_proto(move) == _move_by_fields(move)
         assert convert.move_to_proto(move).SerializeToString() == \
@@ -263,7 +263,7 @@ def test_a_verdict_writes_the_request_s_unchanged_boards_as_they_came() -> None:
                 read, _ = convert.state_and_move_from_proto(
                     request, convert.move_to_proto(move), encodings)
                 kept = {id(p.board) for p in read.players if id(p.board) in encodings}
-                assert all(convert._board_to_wire(board) == data
+                assert all(board_writing.board_to_wire(board) == data
                            for board, data in encodings.values())
                 for verdict in (dfm.validate(read, move),
                                 dfm.validate(read, dfm.RevealTiles(()))):
@@ -283,14 +283,14 @@ def test_a_board_not_encoded_as_written_is_not_kept() -> None:
     odd.CopyFrom(board)
     odd.row_challenges[0].MergeFromString(b"\x98\x06\x01")  # an unknown field in a challenge
     for message, kept in ((board, True), (unset, False), (odd, False)):
-        read = convert._board_from_wire(message.SerializeToString())
+        read = message_reading.board_from_wire(message.SerializeToString())
         assert read is not None and read[1] is kept
 
 
 def _score_by_fields(score: dfm.BoardScore) -> scoring_pb2.BoardScore:
     """A board score written field by field, the reference for the engine's encoding."""
     message = scoring_pb2.BoardScore(
-        mode=convert._MODE_TO_PROTO[score.mode], total=score.total, complete=score.complete,
+        mode=encodings.MODE_TO_PROTO[score.mode], total=score.total, complete=score.complete,
         challenges_met=score.challenges_met, best_challenge_points=score.best_challenge_points,
         rules_version=dfm.RULES_VERSION)
     for lines, scored in ((message.rows, score.rows), (message.columns, score.columns)):
@@ -300,15 +300,15 @@ def _score_by_fields(score: dfm.BoardScore) -> scoring_pb2.BoardScore:
                               explanation=verdict.explanation, rule=verdict.rule,
                               code=verdict.code, params=params_to_proto(verdict.params),
                               cells=[{"row": c.row, "col": c.col, "ingredients": [
-                                  convert._INGREDIENT_TO_PROTO[i] for i in c.ingredients]}
+                                  encodings.INGREDIENT_TO_PROTO[i] for i in c.ingredients]}
                                   for c in line.cells])
             if verdict.chosen is not None:
-                added.chosen_ingredient = convert._INGREDIENT_TO_PROTO[verdict.chosen]
+                added.chosen_ingredient = encodings.INGREDIENT_TO_PROTO[verdict.chosen]
             if verdict.majority is not None:
-                added.majority_ingredient = convert._INGREDIENT_TO_PROTO[verdict.majority]
+                added.majority_ingredient = encodings.INGREDIENT_TO_PROTO[verdict.majority]
             for made in verdict.sets:
                 added.sets_formed.add().ingredients.extend(
-                    [convert._INGREDIENT_TO_PROTO[i] for i in made])
+                    [encodings.INGREDIENT_TO_PROTO[i] for i in made])
     return message
 
 

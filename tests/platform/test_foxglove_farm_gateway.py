@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletop_referee_clients import GrpcClient
-from tabletop_rules.foxglove_farm.catalog import builtin_catalog_version
+from tabletop_rules.foxglove_farm.catalog_format import builtin_catalog_version
 from tabletop_rules.foxglove_farm.game_state import RULES_VERSION
 
 from ..foxglove_farm.towns import b, t, town_data, town_dicts

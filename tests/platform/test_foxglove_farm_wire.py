@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 
 from api_gateway.resources.foxglove_farm.schemas import TownSchema
-from engine_service.foxglove_farm import convert
+from engine_service.foxglove_farm import convert, enums, town_reading
 from engine_service.wording import sentence_fields
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from referee.foxglove_farm.v1 import scoring_pb2, town_pb2
@@ -40,7 +40,7 @@ def outcome(message: town_pb2.Town) -> Outcome:
 def both_ways(message: town_pb2.Town) -> tuple[Outcome, Outcome]:
     fast = outcome(message)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(convert, "_known_tile", lambda *_: None)
+        patch.setattr(town_reading, "_known_tile", lambda *_: None)
         return fast, outcome(message)
 
 
@@ -101,13 +101,13 @@ def _town_by_fields(town: fox.Town, with_catalog: bool = True) -> town_pb2.Town:
         where = {"row": tile.position.row, "col": tile.position.col}
         if isinstance(tile, fox.TrailTile):
             tiles.append(town_pb2.Tile(**where, trail=town_pb2.Trail(
-                sides=[convert._SIDE_TO_PROTO[s] for s in fox.SIDES if s in tile.sides])))
+                sides=[enums.SIDE_TO_PROTO[s] for s in fox.SIDES if s in tile.sides])))
             continue
         message = town_pb2.Tile(**where, building=tile.building.id)
         if any(tile.goods):
             message.goods.CopyFrom(town_pb2.Goods(**tile.goods.to_dict()))
         tiles.append(message)
-    town_message = town_pb2.Town(variant=convert._VARIANT_TO_PROTO[town.variant],
+    town_message = town_pb2.Town(variant=enums.VARIANT_TO_PROTO[town.variant],
                                  score_track=town.score_track, tiles=tiles)
     if with_catalog and town.catalog.requested:
         town_message.catalog.update(catalog_to_dict(town.catalog, only_requested=True))
