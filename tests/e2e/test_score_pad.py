@@ -513,6 +513,59 @@ def test_a_removed_player_comes_back_with_undo(pad: Pad) -> None:
     assert not pad.all("#dfm-removed p")
 
 
+def challenges(record: dict[str, Any], seat: int) -> list[Any]:
+    """The eight Challenge tiles the pad keeps for the player in ``seat``."""
+    player = record["players"][seat]
+    return [*player["rows"], *player["columns"]]
+
+
+def test_challenge_tiles_are_copied_to_the_other_players_and_undone(pad: Pad) -> None:
+    """The current player's eight Challenge tiles are copied to one player or to every
+    other one (a board still to finish is then ranked); copying over tiles another
+    player chose offers to put theirs back, in English or French."""
+    [ana, ben, cleo] = table_boards()
+    unchosen = {**ben[1], "row_challenges": [None] * 4, "column_challenges": [None] * 4}
+    pad.open("dfm", dfm_record([ana, ("Ben", unchosen), cleo]))
+    pad.click("#dfm-rank")
+    assert [row[1] for row in standings_rows(pad)] == ["Ana", "Cleo"]
+    anas = challenges(pad.saved("dfm"), 0)
+
+    Select(pad.find("#dfm-copy-to")).select_by_visible_text("Ben")
+    pad.click("#dfm-copy-challenges")
+    assert challenges(pad.saved("dfm"), 1) == anas
+    assert challenges(pad.saved("dfm"), 2) == challenges(dfm_record([cleo]), 0)
+    assert pad.text("#dfm-removed p") == "Ana’s Challenge tiles are copied to Ben."
+    pad.click("#dfm-rank")
+    assert sorted(row[1] for row in standings_rows(pad)) == ["Ana", "Ben", "Cleo"]
+
+    Select(pad.find("#dfm-copy-to")).select_by_value("all")
+    pad.click("#dfm-copy-challenges")
+    assert [challenges(pad.saved("dfm"), seat) for seat in (1, 2)] == [anas, anas]
+    assert pad.text("#dfm-removed p") == "Ana’s Challenge tiles are copied to every other player."
+    pad.click("#language")
+    assert pad.text("#dfm-removed p") == (
+        "Les tuiles Défi de Ana sont copiées vers tous les autres joueurs.")
+    pad.click("#language")
+    pad.click("#dfm-removed button")
+    assert challenges(pad.saved("dfm"), 2) == challenges(dfm_record([cleo]), 0)
+    assert challenges(pad.saved("dfm"), 1) == anas  # copied before: that copy stands
+    assert not pad.all("#dfm-removed p")
+    assert pad.find('[data-key="player-0"]').get_attribute("aria-selected") == "true"
+
+    width, height = SIZES["phone"]
+    pad.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        audit = pad.browser.execute_script(AUDIT)
+    finally:
+        pad.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert audit == {"small": [], "unnamed": [], "overflow": 0}
+    assert pad.find("#dfm-copy-to").is_displayed()
+
+    pad.click('input[name="dfm-mode"][value="young_shopper"]')
+    assert not pad.find("#dfm-copy").is_displayed(), "Young Shopper has no Challenge tiles"
+
+
 def test_a_reload_shows_the_scores_and_standings_again(pad: Pad) -> None:
     """A phone that reloads the page at the table shows what the referee last said: the
     boards scored and the standings, asked again."""

@@ -1,7 +1,8 @@
 // Downtown Farmers Market: each player's 4x4 grid and eight Challenge tiles, scored line
 // by line by the referee, and the players ranked with the tie-breaks. What was entered is
 // kept on this device, and what was asked of the referee is asked again on load (a phone
-// that reloads the page at the table loses nothing); a player removed can be put back.
+// that reloads the page at the table loses nothing); a player removed, or Challenge tiles
+// copied over other players', can be put back.
 
 import {
   INGREDIENTS, brief, buildControls, chooseChallenge, describe, initChallengeDialog,
@@ -32,7 +33,7 @@ const fresh = () => ({
 
 let game = fresh();
 let standings = null; // {answer: the referee's ranking or null, leftOut: the seats not sent}
-let removed = null; // the player last removed and their seat, while it can be undone
+let undoable = null; // the last removal or copy, while it can be undone: {words(), undo()}
 let active = null; // the score line whose cells are highlighted: {lines, index}
 const ui = {};
 
@@ -81,21 +82,26 @@ function leftOutBecause(p, k) {
   return null;
 }
 
-/** After any edit of the table: the standings are out of date, and a removal stands. */
+/** After any edit of the table: the standings are out of date, and a removal or a copy
+ * stands. */
 function tableChanged() {
   standings = null;
   game.ranked = false;
-  removed = null;
+  undoable = null;
 }
 
-/** After an edit of the current player's board: its score is out of date, and so are the
- * refusals of what changed (`pointers` and what lies under them) and the standings. */
-function changed(...pointers) {
-  const p = player();
+/** After an edit of `p`'s board: its score is out of date, and so are the refusals of
+ * what changed (`pointers` and what lies under them). */
+function boardChanged(p, pointers) {
   p.result = null;
   p.scored = false;
   p.problems = p.problems.filter(({ pointer }) => !pointers.some(
     (prefix) => pointer === prefix || pointer.startsWith(`${prefix}/`)));
+}
+
+/** After an edit of the current player's board: it, and the standings, are out of date. */
+function changed(...pointers) {
+  boardChanged(player(), pointers);
   tableChanged();
   active = null;
   save();
@@ -120,7 +126,7 @@ function render() {
   renderPalette();
   renderResults();
   renderStandings();
-  renderRemoved();
+  renderUndo();
   showProblems(ui.problems, player().problems, locate);
 }
 
@@ -143,6 +149,7 @@ function renderTabs() {
   if (document.activeElement !== ui.name) ui.name.value = player().name;
   ui.name.placeholder = t('dfm.player', { n: game.current + 1 });
   ui.remove.hidden = game.players.length === 1;
+  renderCopy();
   ui.add.disabled = game.players.length >= MAX_PLAYERS;
   for (const radio of ui.modes) radio.checked = radio.value === game.mode;
 }
@@ -308,32 +315,71 @@ function rankingTable({ standings: ranked, winners }) {
     el('p', { class: 'note', text: t(standard ? 'dfm.tie_breaks' : 'dfm.tie_breaks_young') })];
 }
 
-function renderRemoved() {
-  rebuild(ui.removed, ...(removed ? [
-    el('p', { text: t('dfm.removed', { name: playerName(removed.player, removed.seat) }) }),
-    el('button', { type: 'button', 'data-key': 'undo-remove', text: t('dfm.undo_remove'), onclick: undoRemoval }),
+function renderUndo() {
+  rebuild(ui.undoOffer, ...(undoable ? [
+    el('p', { text: undoable.words() }),
+    el('button', { type: 'button', 'data-key': 'undo', text: t('dfm.undo_remove'), onclick: undo }),
   ] : []));
+}
+
+/** Offer to undo what was just done (`words`: what, `undoIt`: how it is put back). */
+function offerUndo(words, undoIt) {
+  undoable = { words, undo: undoIt };
+  save();
+  render();
+  ui.undoOffer.querySelector('button').focus(); // where it can be undone
+}
+
+function undo() {
+  const { undo: undoIt } = undoable;
+  tableChanged();
+  undoIt();
+  save();
+  render();
+  ui.tabs.querySelector(`[data-key="player-${game.current}"]`).focus();
 }
 
 function removePlayer() {
   const seat = game.current;
   const [gone] = game.players.splice(seat, 1);
   tableChanged();
-  removed = { seat, player: gone };
   game.current = Math.max(0, seat - 1);
-  save();
-  render();
-  ui.removed.querySelector('button').focus(); // where the removal can be undone
+  offerUndo(() => t('dfm.removed', { name: playerName(gone, seat) }), () => {
+    game.players.splice(seat, 0, gone);
+    game.current = seat;
+  });
 }
 
-function undoRemoval() {
-  const { seat, player: back } = removed;
+/** The copy control: to every other player, or to one; only where there are challenges
+ * to copy and someone to copy them to. */
+function renderCopy() {
+  const others = [...game.players.keys()].filter((k) => k !== game.current);
+  const to = ui.copyTo.value;
+  ui.copy.hidden = game.mode !== 'standard' || !others.length;
+  rebuild(ui.copyTo, el('option', { value: 'all', text: t('dfm.copy_all') }),
+    ...others.map((k) => el('option', { value: String(k), text: playerName(game.players[k], k) })));
+  ui.copyTo.value = [...ui.copyTo.options].some((option) => option.value === to) ? to : 'all';
+  ui.copyButton.disabled = Object.keys(LINES).every((lines) => player()[lines].every((c) => !c));
+}
+
+/** Give the chosen players the current player's eight Challenge tiles (a starting point:
+ * each player has their own), offering to put theirs back. */
+function copyChallenges() {
+  const from = player();
+  const to = ui.copyTo.value;
+  const seats = [...game.players.keys()].filter((k) => k !== game.current && (to === 'all' || String(k) === to));
+  const before = seats.map((k) => ({ ...game.players[k] }));
+  for (const k of seats) {
+    const p = game.players[k];
+    for (const lines of Object.keys(LINES)) p[lines] = from[lines].map((c) => structuredClone(c));
+    boardChanged(p, Object.values(LINES).map((field) => `/${field}`));
+  }
   tableChanged();
-  game.players.splice(seat, 0, back);
-  game.current = seat;
-  save();
-  render();
-  ui.tabs.querySelector(`[data-key="player-${seat}"]`).focus();
+  const seat = game.current;
+  const toWords = () => (to === 'all' ? t('dfm.copy_all') : playerName(game.players[to], Number(to)));
+  offerUndo(() => t('dfm.copied', { name: playerName(from, seat), to: toWords() }), () => {
+    seats.forEach((k, i) => { game.players[k] = before[i]; });
+  });
 }
 
 function highlight(lines, index) {
@@ -424,7 +470,8 @@ export function init() {
     paletteTile: 'dfm-palette-tile', ingredients: 'dfm-ingredients', undo: 'dfm-undo',
     clear: 'dfm-clear', next: 'dfm-next', score: 'dfm-score', rank: 'dfm-rank',
     problems: 'dfm-problems', summary: 'dfm-summary', lines: 'dfm-lines',
-    standings: 'dfm-standings', reset: 'dfm-reset', removed: 'dfm-removed',
+    standings: 'dfm-standings', reset: 'dfm-reset', undoOffer: 'dfm-removed',
+    copy: 'dfm-copy', copyTo: 'dfm-copy-to', copyButton: 'dfm-copy-challenges',
   })) ui[key] = document.getElementById(id);
   ui.modes = [...document.querySelectorAll('input[name="dfm-mode"]')];
   game = { ...fresh(), ...loadSaved(SAVED, {}) };
@@ -442,6 +489,7 @@ export function init() {
     ui.name.focus();
   });
   ui.remove.addEventListener('click', removePlayer);
+  ui.copyButton.addEventListener('click', copyChallenges);
   ui.name.addEventListener('input', () => {
     const p = player();
     p.name = ui.name.value;
