@@ -470,15 +470,15 @@ def test_young_shopper_board_scores_28_and_players_are_ranked(pad: Pad) -> None:
     assert pad.text("#dfm-standings .winners") == "Winner: Ana"
 
 
-def standings_rows(pad: Pad) -> list[list[str]]:
+def standings_rows(pad: Pad, game: str = "dfm") -> list[list[str]]:
     """The standings table's rows as shown, each cell's text."""
-    table = pad.find("#dfm-standings table")
+    table = pad.find(f"#{game}-standings table")
     return [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
             for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
 
 
-def player_tabs(pad: Pad) -> list[str]:
-    return [tab.text for tab in pad.all("#dfm-tabs [role=tab]")]
+def player_tabs(pad: Pad, game: str = "dfm") -> list[str]:
+    return [tab.text for tab in pad.all(f"#{game}-tabs [role=tab]")]
 
 
 TABLE_STANDINGS = [["1", "Ana", "43", "7", "11"], ["2", "Ben", "22", "3", "10"],
@@ -604,7 +604,7 @@ def test_a_reload_shows_the_towns_score_and_plan_again(pad: Pad) -> None:
     pad.browser.refresh()
     assert (pad.text("#ff-total"), pad.text("#ff-plan-total")) == (total, plan)
     pad.type("#ff-track", 65)  # an edit: both are out of date, not to be asked again
-    assert pad.saved("ff")["asked"] == []
+    assert pad.saved("ff")["towns"][0]["asked"] == []
     pad.browser.refresh()
     pad.find("#ff-town .square")
     assert not pad.all("#ff-total") and not pad.all("#ff-plan-total")
@@ -735,6 +735,45 @@ def test_foxglove_farm_town_scored_planned_and_refused_on_its_tile(pad: Pad,
     assert pad.text("#ff-editor-problems") == detail  # shown where the tile is edited
     assert not pad.all("#ff-total"), "a refused town shows no score"
     assert "pointer" not in pad.find("body").text
+
+
+def test_several_towns_are_scored_in_tabs_and_ranked_as_the_referee_answers(
+        pad: Pad, service: Service) -> None:
+    """Each player's town in its own tab, scored on its own; the standings are the
+    referee's (/rank), ties and their tie-breaks as it answered them."""
+    kuly = json.loads(KULY.read_text(encoding="utf-8"))["town"]
+    towns = {"Ana": {**kuly, "score_track": 70}, "Ben": {**kuly, "score_track": 64},
+             "Cleo": {**kuly, "score_track": 64}}
+    pad.open("ff", {"variant": kuly["variant"], "current": 0, "towns": [
+        {"name": name, **ff_record(town)} for name, town in towns.items()]})
+    assert player_tabs(pad, "ff") == ["Ana", "Ben", "Cleo"]
+    pad.click('#ff-tabs [data-key="player-1"]')
+    assert pad.find("#ff-track").get_attribute("value") == "64"
+    pad.click("#ff-score")
+    ben = pad.text("#ff-total")
+    pad.click('#ff-tabs [data-key="player-0"]')
+    assert not pad.all("#ff-total"), "Ana's town is not scored yet"
+
+    pad.click("#ff-rank")
+    answer = requests.post(f"{service.url}/v1/foxglove-farm/rank", timeout=SECONDS, json={
+        "players": [{"name": name, "town": town} for name, town in towns.items()]}).json()
+    assert standings_rows(pad, "ff") == [
+        [str(s["place"]), s["name"], str(s["total"]), str(s["goods_remaining"]),
+         str(s["tile_count"])] for s in answer["standings"]]
+    assert [row[0] for row in standings_rows(pad, "ff")] == ["1", "2", "2"]  # a tie shared
+    assert pad.text("#ff-standings .winners") == "Winner: Ana"
+    assert pad.text("#ff-standings .note") == (
+        "Ties: fewest goods left in the town, then the most tiles (FF-R16).")
+    pad.click("#language")
+    assert pad.text("#ff-standings .note").startswith("Égalité : le moins de marchandises")
+    pad.click("#language")
+
+    pad.browser.refresh()  # asked again
+    assert len(standings_rows(pad, "ff")) == 3
+    pad.click('#ff-tabs [data-key="player-1"]')
+    assert pad.text("#ff-total") == ben
+    pad.type("#ff-name", "Bea")
+    assert not pad.all("#ff-standings table"), "the standings name Ben still"
 
 
 def test_an_unreachable_engine_is_a_banner(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ import {
 import { onLanguageChange, t } from './i18n.js';
 import { csv, shareActions } from './share.js';
 import {
-  call, chip, countedCells, el, loadSaved, rebuild, selectTab, showProblems, tabKeys,
+  call, chip, countedCells, el, loadSaved, playerTabs, rankingTable, rebuild, showProblems, tabKeys,
+  winnersWords,
 } from './ui.js';
 
 const SIZE = 4;
@@ -45,7 +46,6 @@ const slotName = (lines, index) => t(lines === 'rows' ? 'dfm.row_challenge' : 'd
 const spaceName = (row, col) => t('space.title', { row: row + 1, col: col + 1 });
 const tileWords = (tile) => (tile.length ? tile.map((i) => t(`ingredient.${i}`)).join(', ') : t('empty'));
 const challengesWords = (score) => t('dfm.challenges', { met: score.challenges_met, best: score.best_challenge_points });
-const winnersWords = (winners) => t(winners.length > 1 ? 'dfm.winners_many' : 'dfm.winners', { names: winners.join(', ') });
 
 function save() {
   const players = game.players.map(({ name, grid, rows, columns, scored }) => ({
@@ -138,14 +138,10 @@ function choosePlayer(k) {
 }
 
 function renderTabs() {
-  const tabs = game.players.map((p, k) => el('button', {
-    type: 'button', role: 'tab', id: `dfm-player-${k}`, 'aria-controls': 'dfm-panel',
-    'data-key': `player-${k}`, class: p.problems.length ? 'refused' : null, text: playerName(p, k),
-    onclick: () => choosePlayer(k),
-  }));
-  rebuild(ui.tabs, ...tabs);
-  selectTab(tabs, tabs[game.current]);
-  ui.panel.setAttribute('aria-labelledby', `dfm-player-${game.current}`);
+  playerTabs({
+    tablist: ui.tabs, panel: ui.panel, prefix: 'dfm', names: game.players.map(playerName),
+    refused: game.players.map((p) => p.problems.length > 0), current: game.current, choose: choosePlayer,
+  });
   if (document.activeElement !== ui.name) ui.name.value = player().name;
   ui.name.placeholder = t('dfm.player', { n: game.current + 1 });
   ui.remove.hidden = game.players.length === 1;
@@ -275,7 +271,11 @@ function renderStandings() {
     onclick: () => choosePlayer(k),
   })));
   const { answer } = standings;
-  rebuild(ui.standings, ...(answer ? rankingTable(answer) : []),
+  const standard = game.mode === 'standard';
+  const columns = [['total', 'dfm.total_short'],
+    ...(standard ? [['challenges_met', 'dfm.challenges_met'], ['best_challenge_points', 'dfm.best']] : [])];
+  const note = t(standard ? 'dfm.tie_breaks' : 'dfm.tie_breaks_young');
+  rebuild(ui.standings, ...(answer ? rankingTable(answer, columns, note) : []),
     leftOut.length ? el('ul', { class: 'left-out' }, ...leftOut) : null,
     answer ? shareActions({
       key: 'standings', title: t('dfm.title'), text: standingsWords(answer, standings.leftOut),
@@ -296,23 +296,6 @@ function standingsCsv({ standings: ranked }) {
   const fields = ['place', 'name', 'total',
     ...(game.mode === 'standard' ? ['challenges_met', 'best_challenge_points'] : [])];
   return csv([fields, ...ranked.map((s) => fields.map((field) => s[field]))]);
-}
-
-/** The referee's ranking as a table, its winners and the tie-breaks that applied. */
-function rankingTable({ standings: ranked, winners }) {
-  const standard = game.mode === 'standard';
-  const head = ['dfm.place', 'dfm.player_name', 'dfm.total_short',
-    ...(standard ? ['dfm.challenges_met', 'dfm.best'] : [])];
-  const rows = ranked.map((s) => el('tr', {},
-    el('td', { text: String(s.place) }), el('th', { scope: 'row', text: s.name }), el('td', { text: String(s.total) }),
-    ...(standard ? [el('td', { text: String(s.challenges_met) }), el('td', { text: String(s.best_challenge_points) })] : [])));
-  return [
-    el('table', {},
-      el('caption', { text: t('dfm.standings') }),
-      el('thead', {}, el('tr', {}, ...head.map((key) => el('th', { scope: 'col', text: t(key) })))),
-      el('tbody', {}, ...rows)),
-    el('p', { class: 'winners', text: winnersWords(winners) }),
-    el('p', { class: 'note', text: t(standard ? 'dfm.tie_breaks' : 'dfm.tie_breaks_young') })];
 }
 
 function renderUndo() {

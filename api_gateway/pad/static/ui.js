@@ -157,3 +157,35 @@ export function loadSaved(key, fallback) {
     return fallback;
   }
 }
+
+/** Draw in `tablist` a tab per player of `names` (ids `<prefix>-player-<k>`; those of
+ * `refused` marked), the `current` one selected and naming `panel`; `choose(k)` on a tap. */
+export function playerTabs({ tablist, panel, prefix, names, refused, current, choose }) {
+  const tabs = names.map((name, k) => el('button', {
+    type: 'button', role: 'tab', id: `${prefix}-player-${k}`, 'aria-controls': panel.id,
+    'data-key': `player-${k}`, class: refused[k] ? 'refused' : null, text: name,
+    onclick: () => choose(k),
+  }));
+  rebuild(tablist, ...tabs);
+  selectTab(tabs, tabs[current]);
+  panel.setAttribute('aria-labelledby', `${prefix}-player-${current}`);
+}
+
+export const winnersWords = (winners) => t(winners.length > 1 ? 'dfm.winners_many' : 'dfm.winners',
+  { names: winners.join(', ') });
+
+/** The referee's ranking as a table: each place and name, then `columns` (each `[field,
+ * heading's key]`) as the referee answered; its winners, and `note` (the tie-breaks). */
+export function rankingTable({ standings, winners }, columns, note) {
+  const head = ['dfm.place', 'dfm.player_name', ...columns.map(([, key]) => key)];
+  const rows = standings.map((s) => el('tr', {},
+    el('td', { text: String(s.place) }), el('th', { scope: 'row', text: s.name }),
+    ...columns.map(([field]) => el('td', { text: String(s[field]) }))));
+  return [
+    el('table', {},
+      el('caption', { text: t('dfm.standings') }),
+      el('thead', {}, el('tr', {}, ...head.map((key) => el('th', { scope: 'col', text: t(key) })))),
+      el('tbody', {}, ...rows)),
+    el('p', { class: 'winners', text: winnersWords(winners) }),
+    el('p', { class: 'note', text: note })];
+}
