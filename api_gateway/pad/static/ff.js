@@ -470,7 +470,7 @@ async function loadCatalog() {
 /** What the referee was asked before the page was (re)loaded, asked again: each town's
  * questions, then the standings. */
 async function askAgain() {
-  for (const kept of game.towns) for (const question of kept.asked) await askAbout(question, kept);
+  await Promise.all(game.towns.flatMap((kept) => kept.asked.map((question) => askAbout(question, kept))));
   if (game.ranked) await rank();
 }
 
