@@ -566,6 +566,59 @@ def test_challenge_tiles_are_copied_to_the_other_players_and_undone(pad: Pad) ->
     assert not pad.find("#dfm-copy").is_displayed(), "Young Shopper has no Challenge tiles"
 
 
+def test_a_doubtful_space_shows_the_range_and_the_spaces_to_check(
+        pad: Pad, service: Service) -> None:
+    """A space read in doubt gets its other readings; the score is the likeliest
+    reading's, with the range of totals and the spaces to check as the referee answers
+    (docs/api-guide.md's example); the standings rank the likeliest reading."""
+    board = example("rulebook_standard_example.json")["board"]
+    pad.open("dfm", dfm_record([("Ana", board)]))
+    pad.click('[data-key="cell-0-0"]')
+    pad.click('#dfm-readings [data-key="add-reading"]')
+    pad.click('#dfm-ingredients [data-ingredient="cheese"]')
+    pad.click('[data-key="cell-2-3"]')
+    for tile in (["egg", "egg"], ["milk"]):
+        pad.click('#dfm-readings [data-key="add-reading"]')
+        for ingredient in tile:
+            pad.click(f'#dfm-ingredients [data-ingredient="{ingredient}"]')
+    assert "doubtful, 2 other readings" in (
+        pad.find('[data-key="cell-2-3"]').get_attribute("aria-label") or "")
+    pad.click("#dfm-score")
+
+    doubtful = json.loads(json.dumps(board))
+    doubtful["grid"][0][0] = {"candidates": [board["grid"][0][0], ["cheese"]]}
+    doubtful["grid"][2][3] = {"candidates": [board["grid"][2][3], ["egg", "egg"], ["milk"]]}
+    answer = requests.post(f"{service.url}/v1/downtown-farmers-market/score", timeout=SECONDS,
+                           json=doubtful).json()["uncertainty"]
+    assert (answer["lowest_total"], answer["highest_total"], answer["likely_total"]) == (42, 53, 43)
+    assert pad.text("#dfm-total") == "43"
+    assert pad.text("#dfm-uncertainty .range") == (
+        "Between 42 and 53 points; 43 as read likeliest (6 readings).")
+    checks = [space for space in answer["spaces"] if space["decides"]]
+    assert [button.text for button in pad.all("#dfm-uncertainty li button")] == [
+        f"Row {space['row'] + 1}, column {space['col'] + 1}: totals "
+        f"{', '.join(map(str, space['totals']))}, reading by reading" for space in checks]
+    assert {cell.get_attribute("data-key") for cell in pad.all(".cell.to-check")} == {
+        f"cell-{space['row']}-{space['col']}" for space in checks}
+    pad.click("#language")
+    assert pad.text("#dfm-uncertainty .range") == (
+        "Entre 42 et 53 points ; 43 selon la lecture la plus probable (6 lectures).")
+    pad.click("#language")
+    pad.click(f'[data-key="check-{checks[0]["row"]}-{checks[0]["col"]}"]')
+    assert pad.find(f'[data-key="cell-{checks[0]["row"]}-{checks[0]["col"]}"]'
+                    ).get_attribute("aria-pressed") == "true"
+
+    pad.browser.refresh()  # the readings are kept, the score asked again
+    assert pad.text("#dfm-uncertainty .range").startswith("Between 42 and 53 points")
+    pad.click("#dfm-rank")
+    assert standings_rows(pad) == [["1", "Ana", "43", "7", "11"]]
+
+    pad.click('[data-key="cell-0-0"]')
+    pad.click('#dfm-readings [data-key="reading-1"]')
+    pad.click('#dfm-readings [data-key="remove-reading"]')
+    assert not pad.find('[data-key="cell-0-0"]').get_attribute("class").count("doubtful")
+
+
 def test_a_reload_shows_the_scores_and_standings_again(pad: Pad) -> None:
     """A phone that reloads the page at the table shows what the referee last said: the
     boards scored and the standings, asked again."""

@@ -17,6 +17,7 @@ import {
 const SIZE = 4;
 const MAX_TILE = 3;
 const MAX_PLAYERS = 4;
+const MAX_READINGS = 4; // a doubtful space's candidate tiles, as the referee takes them
 const SAVED = 'referee.pad.dfm';
 const LINES = { rows: 'row_challenges', columns: 'column_challenges' };
 const SEAT = /^\/players\/(\d+)(?:\/board)?(.*)$/; // a ranking's pointer: whose, and where in it
@@ -24,6 +25,7 @@ const SEAT = /^\/players\/(\d+)(?:\/board)?(.*)$/; // a ranking's pointer: whose
 const emptyGrid = () => Array.from({ length: SIZE }, () => Array.from({ length: SIZE }, () => []));
 const newPlayer = () => ({
   name: '', grid: emptyGrid(), rows: Array(SIZE).fill(null), columns: Array(SIZE).fill(null),
+  doubts: {}, // a doubtful space ("row-col") -> its other readings, after the grid's likeliest
   scored: false, // the board was sent to be scored as it stands
   result: null, problems: [], // what the referee said: not kept
 });
@@ -36,6 +38,7 @@ let game = fresh();
 let standings = null; // {answer: the referee's ranking or null, leftOut: the seats not sent}
 let undoable = null; // the last removal or copy, while it can be undone: {words(), undo()}
 let active = null; // the score line whose cells are highlighted: {lines, index}
+let reading = 0; // which reading of the selected space the palette edits (0: the likeliest)
 const ui = {};
 
 const player = () => game.players[game.current];
@@ -48,19 +51,27 @@ const tileWords = (tile) => (tile.length ? tile.map((i) => t(`ingredient.${i}`))
 const challengesWords = (score) => t('dfm.challenges', { met: score.challenges_met, best: score.best_challenge_points });
 
 function save() {
-  const players = game.players.map(({ name, grid, rows, columns, scored }) => ({
-    name, grid, rows, columns, scored }));
+  const players = game.players.map(({ name, grid, rows, columns, doubts, scored }) => ({
+    name, grid, rows, columns, doubts, scored }));
   localStorage.setItem(SAVED, JSON.stringify({ ...game, players }));
 }
 
-/** The board of `p` in the contract's JSON. */
-function boardOf(p) {
+/** The readings of `p`'s space: the likeliest, then the others marked doubtful. */
+const readingsOf = (p, row, col) => [p.grid[row][col], ...(p.doubts[`${row}-${col}`] ?? [])];
+
+/** The board of `p` in the contract's JSON; a doubtful space as its candidates (`doubts`,
+ * only /score takes them), else at its likeliest reading. */
+function boardOf(p, doubts = true) {
   const board = { mode: game.mode };
   if (game.mode === 'standard') {
     board.row_challenges = p.rows;
     board.column_challenges = p.columns;
   }
-  board.grid = p.grid.map((row) => row.map((tile) => (tile.length ? [...tile] : null)));
+  const sent = (tile) => (tile.length ? [...tile] : null);
+  board.grid = p.grid.map((tiles, row) => tiles.map((tile, col) => {
+    const readings = readingsOf(p, row, col);
+    return doubts && readings.length > 1 ? { candidates: readings.map(sent) } : sent(tile);
+  }));
   return board;
 }
 
@@ -157,6 +168,7 @@ function renderBoard() {
   const line = active && score?.[active.lines]?.[active.index];
   const counted = new Set(line ? countedCells(line).map(({ row, col }) => `${row}-${col}`) : []);
   const inLine = (row, col) => active && (active.lines === 'rows' ? row : col) === active.index;
+  const checks = new Set(spacesToCheck(score).map(({ row, col }) => `${row}-${col}`));
 
   const slot = (lines, index) => {
     if (young) return el('div', { class: 'slot none', 'aria-hidden': 'true' });
@@ -169,16 +181,15 @@ function renderBoard() {
   };
   const cell = (row, col) => {
     const tile = p.grid[row][col];
+    const others = readingsOf(p, row, col).length - 1;
     const selected = game.selected.row === row && game.selected.col === col;
-    const classes = ['cell', inLine(row, col) && 'in-line', counted.has(`${row}-${col}`) && 'counted'];
+    const classes = ['cell', inLine(row, col) && 'in-line', counted.has(`${row}-${col}`) && 'counted',
+      others && 'doubtful', checks.has(`${row}-${col}`) && 'to-check'];
+    const doubt = others ? `; ${t('dfm.doubtful', { count: others })}` : '';
     return el('button', {
       type: 'button', class: classes.filter(Boolean).join(' '), 'data-key': `cell-${row}-${col}`,
-      'aria-pressed': String(selected), 'aria-label': `${spaceName(row, col)}: ${tileWords(tile)}`,
-      onclick: () => {
-        game.selected = { row, col };
-        save();
-        render();
-      },
+      'aria-pressed': String(selected), 'aria-label': `${spaceName(row, col)}: ${tileWords(tile)}${doubt}`,
+      onclick: () => selectSpace(row, col),
     }, ...tile.map((i) => chip('ingredient', i)));
   };
   const badge = (lines, index) => {
@@ -212,10 +223,55 @@ function renderBoard() {
   rebuild(ui.board, ...squares);
 }
 
+/** The spaces the referee says decide the total of a doubtful board: to check. */
+const spacesToCheck = (score) => (score?.uncertainty?.spaces ?? []).filter((space) => space.decides);
+
+function selectSpace(row, col) {
+  game.selected = { row, col };
+  reading = 0;
+  save();
+  render();
+}
+
+/** The readings of the selected space to choose from (the likeliest first), and the
+ * controls that add another or take the one chosen away. */
+function renderReadings() {
+  const { row, col } = game.selected;
+  const readings = readingsOf(player(), row, col);
+  const choices = readings.length > 1 ? readings.map((tile, k) => el('button', {
+    type: 'button', 'data-key': `reading-${k}`, 'aria-pressed': String(reading === k),
+    'aria-label': `${t('dfm.reading', { n: k + 1 })}: ${tileWords(tile)}`, text: t('dfm.reading', { n: k + 1 }),
+    onclick: () => { reading = k; render(); },
+  })) : [];
+  rebuild(ui.readings, ...choices,
+    readings.length < MAX_READINGS ? el('button', {
+      type: 'button', 'data-key': 'add-reading', text: t(readings.length > 1 ? 'dfm.another_reading' : 'dfm.doubt'),
+      onclick: () => editReadings((others) => { others.push([]); reading = others.length; }),
+    }) : null,
+    reading ? el('button', {
+      type: 'button', class: 'quiet', 'data-key': 'remove-reading', text: t('dfm.remove_reading'),
+      onclick: () => editReadings((others) => { others.splice(reading - 1, 1); reading = 0; }),
+    }) : null);
+}
+
+/** Edit the selected space's other readings (a space left with none is no longer doubtful). */
+function editReadings(edit) {
+  const { row, col } = game.selected;
+  const key = `${row}-${col}`;
+  const others = player().doubts[key] ?? [];
+  edit(others);
+  if (others.length) player().doubts[key] = others;
+  else delete player().doubts[key];
+  changed(`/grid/${row}/${col}`);
+}
+
 function renderPalette() {
   const { row, col } = game.selected;
-  const tile = player().grid[row][col];
+  const readings = readingsOf(player(), row, col);
+  reading = Math.min(reading, readings.length - 1); // another player's space may have fewer
+  const tile = readings[reading];
   ui.paletteTitle.textContent = t('dfm.palette', { row: row + 1, col: col + 1 });
+  renderReadings();
   rebuild(ui.paletteTile, ...tile.map((i) => chip('ingredient', i)),
     el('span', { class: 'words', text: tileWords(tile) }));
   for (const button of ui.ingredients.querySelectorAll('button')) button.disabled = tile.length >= MAX_TILE;
@@ -231,6 +287,21 @@ function scoreWords(score) {
       `${lineName(lines, index)}: ${t('points', scored)} · ${scored.explanation}`)))].join('\n');
 }
 
+/** A doubtful board's range of totals, and the spaces to check (each choosing its space). */
+function uncertaintyWords(uncertainty) {
+  const checks = spacesToCheck({ uncertainty });
+  return el('div', { class: 'uncertainty', id: 'dfm-uncertainty' },
+    el('p', { class: 'range', text: t('dfm.range', {
+      lowest: uncertainty.lowest_total, highest: uncertainty.highest_total,
+      likely: uncertainty.likely_total, readings: uncertainty.readings }) }),
+    el('p', { text: t(checks.length ? 'dfm.check' : 'dfm.check_none') }),
+    checks.length ? el('ul', { class: 'checks-list' }, ...checks.map(({ row, col, totals }) => el('li', {},
+      el('button', {
+        type: 'button', 'data-key': `check-${row}-${col}`, onclick: () => selectSpace(row, col),
+        text: `${spaceName(row, col)}: ${t('dfm.check_totals', { totals: totals.join(', ') })}`,
+      })))) : null);
+}
+
 function renderResults() {
   const p = player();
   const score = p.result;
@@ -243,6 +314,7 @@ function renderResults() {
     el('p', { class: 'total', text: t('dfm.total', score) }),
     score.mode === 'standard' ? el('p', { text: challengesWords(score) }) : null,
     score.complete ? null : el('p', { class: 'note', text: t('dfm.incomplete') }),
+    score.uncertainty ? uncertaintyWords(score.uncertainty) : null,
     shareActions({
       key: 'board', title: t('dfm.title'), text: scoreWords(score), shareLabel: t('dfm.share_board'),
       file: 'downtown-farmers-market-score.json', type: 'application/json', downloadLabel: t('share.json'),
@@ -382,15 +454,13 @@ async function editChallenge(lines, index) {
 
 function editTile(edit) {
   const { row, col } = game.selected;
-  edit(player().grid[row][col]);
+  edit(readingsOf(player(), row, col)[reading]);
   changed(`/grid/${row}/${col}`);
 }
 
 function moveOn() {
   const next = (game.selected.row * SIZE + game.selected.col + 1) % (SIZE * SIZE);
-  game.selected = { row: Math.floor(next / SIZE), col: next % SIZE };
-  save();
-  render();
+  selectSpace(Math.floor(next / SIZE), next % SIZE);
 }
 
 async function score(p = player()) {
@@ -418,7 +488,7 @@ async function rank() {
     render();
     return;
   }
-  const players = sent.map((k) => ({ name: playerName(game.players[k], k), board: boardOf(game.players[k]) }));
+  const players = sent.map((k) => ({ name: playerName(game.players[k], k), board: boardOf(game.players[k], false) }));
   const outcome = await call(ui.rank, '/v1/downtown-farmers-market/rank', { players });
   if (!outcome) return;
   for (const k of sent) game.players[k].problems = [];
@@ -452,7 +522,7 @@ export function init() {
     remove: 'dfm-remove-player', name: 'dfm-name', paletteTitle: 'dfm-palette-title',
     paletteTile: 'dfm-palette-tile', ingredients: 'dfm-ingredients', undo: 'dfm-undo',
     clear: 'dfm-clear', next: 'dfm-next', score: 'dfm-score', rank: 'dfm-rank',
-    problems: 'dfm-problems', summary: 'dfm-summary', lines: 'dfm-lines',
+    problems: 'dfm-problems', summary: 'dfm-summary', lines: 'dfm-lines', readings: 'dfm-readings',
     standings: 'dfm-standings', reset: 'dfm-reset', undoOffer: 'dfm-removed',
     copy: 'dfm-copy', copyTo: 'dfm-copy-to', copyButton: 'dfm-copy-challenges',
   })) ui[key] = document.getElementById(id);
