@@ -604,7 +604,7 @@ def test_a_doubtful_space_shows_the_range_and_the_spaces_to_check(
     assert pad.text("#dfm-uncertainty .range") == (
         "Entre 42 et 53 points ; 43 selon la lecture la plus probable (6 lectures).")
     pad.click("#language")
-    pad.click(f'[data-key="check-{checks[0]["row"]}-{checks[0]["col"]}"]')
+    pad.click(f'[data-key="check-{checks[0]["pointer"]}"]')
     assert pad.find(f'[data-key="cell-{checks[0]["row"]}-{checks[0]["col"]}"]'
                     ).get_attribute("aria-pressed") == "true"
 
@@ -827,6 +827,44 @@ def test_several_towns_are_scored_in_tabs_and_ranked_as_the_referee_answers(
     assert pad.text("#ff-total") == ben
     pad.type("#ff-name", "Bea")
     assert not pad.all("#ff-standings table"), "the standings name Ben still"
+
+
+def test_a_doubtful_goods_count_shows_the_range_and_the_counts_to_check(
+        pad: Pad, service: Service) -> None:
+    """A building's goods count read in doubt gets its other possible counts; the town's
+    score shows the range and the counts to check as the referee answers them."""
+    town = {**json.loads(KULY.read_text(encoding="utf-8"))["town"], "score_track": 64}
+    pad.open("ff", ff_record(town))
+    pad.click(pad.square(2, 3))  # the ranch, no sheep read: or 2, or 1
+    pad.type('#ff-goods [data-doubt="sheep"]', "2 1")
+    pad.click(pad.square(0, 0))  # the forest, 3 wood: or 4
+    pad.type('#ff-goods [data-doubt="wood"]', "4")
+    pad.click("#ff-score")
+
+    doubtful = json.loads(json.dumps(town))
+    for tile in doubtful["tiles"]:
+        if (tile["row"], tile["col"]) == (2, 3):
+            tile["goods"] = {"sheep": {"candidates": [0, 2, 1]}}
+        if (tile["row"], tile["col"]) == (0, 0):
+            tile["goods"]["wood"] = {"candidates": [3, 4]}
+    answer = requests.post(f"{service.url}/v1/foxglove-farm/score", timeout=SECONDS,
+                           json=doubtful).json()
+    uncertainty = answer["uncertainty"]
+    assert pad.text("#ff-total") == f"Total: {answer['total']} points"
+    assert uncertainty["lowest_total"] < uncertainty["highest_total"]
+    assert pad.text("#ff-uncertainty .range") == (
+        f"Between {uncertainty['lowest_total']} and {uncertainty['highest_total']} points; "
+        f"{uncertainty['likely_total']} as read likeliest ({uncertainty['readings']} readings).")
+    checks = [count for count in uncertainty["counts"] if count["decides"]]
+    assert checks, "the ranch's sheep decide the total"
+    goods = {"sheep": "sheep", "wood": "wood"}
+    assert [button.text for button in pad.all("#ff-uncertainty li button")] == [
+        f"Row {count['row']}, column {count['col']} · {goods[count['good']]}: totals "
+        f"{', '.join(map(str, count['totals']))}, reading by reading" for count in checks]
+    assert len(pad.all("#ff-town .square.doubtful")) == 2
+    assert pad.saved("ff")["towns"][0]["tiles"]["2,3"]["doubts"] == {"sheep": [2, 1]}
+    pad.click("#ff-rank")  # the likeliest reading is ranked
+    assert standings_rows(pad, "ff")[0][2] == str(answer["total"])
 
 
 def test_an_unreachable_engine_is_a_banner(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import { onLanguageChange, t } from './i18n.js';
 import { csv, shareActions } from './share.js';
 import {
   call, chip, countedCells, el, loadSaved, playerTabs, rankingTable, rebuild, showProblems, tabKeys,
-  winnersWords,
+  uncertaintyView, winnersWords,
 } from './ui.js';
 
 const SIZE = 4;
@@ -287,21 +287,6 @@ function scoreWords(score) {
       `${lineName(lines, index)}: ${t('points', scored)} · ${scored.explanation}`)))].join('\n');
 }
 
-/** A doubtful board's range of totals, and the spaces to check (each choosing its space). */
-function uncertaintyWords(uncertainty) {
-  const checks = spacesToCheck({ uncertainty });
-  return el('div', { class: 'uncertainty', id: 'dfm-uncertainty' },
-    el('p', { class: 'range', text: t('dfm.range', {
-      lowest: uncertainty.lowest_total, highest: uncertainty.highest_total,
-      likely: uncertainty.likely_total, readings: uncertainty.readings }) }),
-    el('p', { text: t(checks.length ? 'dfm.check' : 'dfm.check_none') }),
-    checks.length ? el('ul', { class: 'checks-list' }, ...checks.map(({ row, col, totals }) => el('li', {},
-      el('button', {
-        type: 'button', 'data-key': `check-${row}-${col}`, onclick: () => selectSpace(row, col),
-        text: `${spaceName(row, col)}: ${t('dfm.check_totals', { totals: totals.join(', ') })}`,
-      })))) : null);
-}
-
 function renderResults() {
   const p = player();
   const score = p.result;
@@ -314,7 +299,10 @@ function renderResults() {
     el('p', { class: 'total', text: t('dfm.total', score) }),
     score.mode === 'standard' ? el('p', { text: challengesWords(score) }) : null,
     score.complete ? null : el('p', { class: 'note', text: t('dfm.incomplete') }),
-    score.uncertainty ? uncertaintyWords(score.uncertainty) : null,
+    score.uncertainty ? uncertaintyView({
+      id: 'dfm-uncertainty', uncertainty: score.uncertainty, checks: spacesToCheck(score),
+      name: ({ row, col }) => spaceName(row, col), choose: ({ row, col }) => selectSpace(row, col),
+    }) : null,
     shareActions({
       key: 'board', title: t('dfm.title'), text: scoreWords(score), shareLabel: t('dfm.share_board'),
       file: 'downtown-farmers-market-score.json', type: 'application/json', downloadLabel: t('share.json'),

@@ -9,6 +9,7 @@ import { onLanguageChange, t } from './i18n.js';
 import { shareActions } from './share.js';
 import {
   call, chip, countedCells, el, loadSaved, playerTabs, rankingTable, rebuild, showProblems, tabKeys,
+  uncertaintyView,
 } from './ui.js';
 
 const SAVED = 'referee.pad.ff';
@@ -70,16 +71,25 @@ function byPosition(a, b) {
   return ra - rb || ca - cb;
 }
 
+/** A building's goods counts in the contract's JSON: a count read in doubt (its tile's
+ * `doubts`, other possible counts) as its candidates when `doubts` (only /score takes
+ * them), else at its likeliest. */
+function goodsOf(tile, doubts) {
+  const others = (good) => (doubts ? tile.doubts?.[good] ?? [] : []);
+  return Object.fromEntries(GOODS.filter((good) => tile.goods[good] > 0 || others(good).length)
+    .map((good) => [good, others(good).length
+      ? { candidates: [tile.goods[good] ?? 0, ...others(good)] } : tile.goods[good]]));
+}
+
 /** The town `kept` in the contract's JSON (tiles by position; its `sent` remembers their
- * order). */
-function townOf(kept) {
+ * order); its doubtful goods counts as candidates when `doubts`. */
+function townOf(kept, doubts = true) {
   kept.sent = Object.keys(kept.tiles).sort(byPosition);
   const tiles = kept.sent.map((key) => {
     const [row, col] = position(key);
     const tile = kept.tiles[key];
     if (tile.trail) return { row, col, trail: SIDES.filter((side) => tile.trail.includes(side)) };
-    const goods = Object.fromEntries(GOODS.filter((good) => tile.goods[good] > 0)
-      .map((good) => [good, tile.goods[good]]));
+    const goods = goodsOf(tile, doubts);
     return { row, col, building: tile.building.trim(), ...(Object.keys(goods).length ? { goods } : {}) };
   });
   return { variant: game.variant, score_track: Number(kept.track) || 0, tiles };
@@ -228,6 +238,9 @@ export function drawTown(container, town, lit = new Set()) {
   });
 }
 
+/** The goods counts the referee says decide the total of a doubtful town: to check. */
+const countsToCheck = (score) => (score?.uncertainty?.counts ?? []).filter((count) => count.decides);
+
 function square(row, col, lit) {
   const key = keyOf(row, col);
   const tile = town().tiles[key];
@@ -236,8 +249,12 @@ function square(row, col, lit) {
   const kind = kindOf(tile);
   const content = squareContent(tile);
   const words = squareWords(row, col, tile) + (entries.length ? `; ${t('points.long', { points })}` : '');
+  const doubtful = Object.values(tile?.doubts ?? {}).some((others) => others.length);
+  const toCheck = countsToCheck(town().result).some((count) => keyOf(count.row, count.col) === key);
   return el('button', {
-    type: 'button', class: ['square', kind, lit.has(key) && 'lit'].filter(Boolean).join(' '),
+    type: 'button',
+    class: ['square', kind, lit.has(key) && 'lit', doubtful && 'doubtful', toCheck && 'to-check']
+      .filter(Boolean).join(' '),
     'data-key': `sq-${key}`, 'data-row': row, 'data-col': col,
     'aria-pressed': String(town().selected === key),
     'aria-label': `${t('space.title', { row, col })}: ${words}`,
@@ -262,8 +279,11 @@ function renderEditor() {
   ui.trailFields.hidden = kind !== 'trail';
   if (kind === 'building') {
     if (document.activeElement !== ui.building) ui.building.value = tile.building;
-    for (const input of ui.goods.querySelectorAll('input')) {
+    for (const input of ui.goods.querySelectorAll('input[data-good]')) {
       if (document.activeElement !== input) input.value = tile.goods[input.dataset.good] ?? 0;
+    }
+    for (const input of ui.goods.querySelectorAll('input[data-doubt]')) {
+      if (document.activeElement !== input) input.value = (tile.doubts?.[input.dataset.doubt] ?? []).join(' ');
     }
   }
   for (const button of ui.sides.querySelectorAll('button')) {
@@ -293,6 +313,11 @@ function renderScore() {
   rebuild(ui.summary,
     el('p', { class: 'total', id: 'ff-total', text: t('ff.total', result) }),
     el('p', { text: breakdownWords(result) }),
+    result.uncertainty ? uncertaintyView({
+      id: 'ff-uncertainty', uncertainty: result.uncertainty, checks: countsToCheck(result),
+      name: ({ row, col, good }) => `${t('space.title', { row, col })} · ${goodName(good, 2)}`,
+      choose: ({ row, col }) => { town().selected = keyOf(row, col); save(); render(); },
+    }) : null,
     shareActions({
       key: 'town', title: t('ff.title'), text: scoreWords(result), shareLabel: t('ff.share'),
       file: 'foxglove-farm-score.json', type: 'application/json', downloadLabel: t('share.json'),
@@ -419,7 +444,7 @@ async function send(kept, button, path, show) {
 async function rank() {
   game.ranked = true;
   save();
-  const players = game.towns.map((kept, k) => ({ name: playerName(kept, k), town: townOf(kept) }));
+  const players = game.towns.map((kept, k) => ({ name: playerName(kept, k), town: townOf(kept, false) }));
   const outcome = await call(ui.rank, '/v1/foxglove-farm/rank', { players });
   if (!outcome) return;
   const refusals = game.towns.map(() => []);
@@ -442,6 +467,14 @@ function buildControls() {
         if (count > 0) tile.goods[good] = count;
         else delete tile.goods[good];
         return tile;
+      }),
+    }),
+    el('input', {
+      type: 'text', inputmode: 'numeric', class: 'doubt', 'data-doubt': good, 'data-key': `doubt-${good}`,
+      placeholder: '?', 'aria-label': t('ff.doubt', { good: goodName(good, 2) }), autocomplete: 'off',
+      oninput: (event) => editTile((tile) => {
+        const others = event.target.value.split(/[\s,;]+/).filter(Boolean).map(Number).filter(Number.isInteger);
+        return { ...tile, doubts: { ...tile.doubts, [good]: others } };
       }),
     }))));
   rebuild(ui.sides, ...SIDES.map((side) => el('button', {

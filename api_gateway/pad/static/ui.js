@@ -189,3 +189,19 @@ export function rankingTable({ standings, winners }, columns, note) {
     el('p', { class: 'winners', text: winnersWords(winners) }),
     el('p', { class: 'note', text: note })];
 }
+
+/** A doubtful reading's answer (`uncertainty`): its range of totals, and `checks`, the
+ * places it says decide the total (spaces or goods counts), each named by `name(place)`
+ * with its totals reading by reading, and chosen by `choose(place)`. */
+export function uncertaintyView({ id, uncertainty, checks, name, choose }) {
+  return el('div', { class: 'uncertainty', id },
+    el('p', { class: 'range', text: t('doubt.range', {
+      lowest: uncertainty.lowest_total, highest: uncertainty.highest_total,
+      likely: uncertainty.likely_total, readings: uncertainty.readings }) }),
+    el('p', { text: t(checks.length ? 'doubt.check' : 'doubt.check_none') }),
+    checks.length ? el('ul', { class: 'checks-list' }, ...checks.map((place) => el('li', {},
+      el('button', {
+        type: 'button', 'data-key': `check-${place.pointer}`, onclick: () => choose(place),
+        text: `${name(place)}: ${t('doubt.totals', { totals: place.totals.join(', ') })}`,
+      })))) : null);
+}
