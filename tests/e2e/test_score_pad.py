@@ -827,6 +827,10 @@ def test_several_towns_are_scored_in_tabs_and_ranked_as_the_referee_answers(
     assert pad.text("#ff-total") == ben
     pad.type("#ff-name", "Bea")
     assert not pad.all("#ff-standings table"), "the standings name Ben still"
+    pad.click("#ff-add-player")
+    assert player_tabs(pad, "ff") == ["Ana", "Bea", "Cleo", "Player 4"]
+    assert pad.find('#ff-tabs [data-key="player-3"]').get_attribute("aria-selected") == "true"
+    assert not pad.all("#ff-total"), "a new town starts unscored"
 
 
 def test_a_doubtful_goods_count_shows_the_range_and_the_counts_to_check(

@@ -58,7 +58,8 @@ function save() {
 function restored(saved) {
   const towns = saved.towns ?? (saved.tiles ? [saved] : [{}]);
   return {
-    ...fresh(), variant: saved.variant ?? 'standard', current: saved.current ?? 0, ranked: saved.ranked ?? false,
+    ...fresh(), variant: saved.variant ?? 'standard', ranked: saved.ranked ?? false,
+    current: Math.min(saved.current ?? 0, towns.length - 1),
     towns: towns.map(({ name, track, selected, tiles, asked }) => ({
       ...newTown(), ...Object.fromEntries(Object.entries({ name, track, selected, tiles, asked })
         .filter(([, value]) => value !== undefined)) })),
