@@ -470,15 +470,15 @@ def test_young_shopper_board_scores_28_and_players_are_ranked(pad: Pad) -> None:
     assert pad.text("#dfm-standings .winners") == "Winner: Ana"
 
 
-def standings_rows(pad: Pad) -> list[list[str]]:
+def standings_rows(pad: Pad, game: str = "dfm") -> list[list[str]]:
     """The standings table's rows as shown, each cell's text."""
-    table = pad.find("#dfm-standings table")
+    table = pad.find(f"#{game}-standings table")
     return [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
             for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
 
 
-def player_tabs(pad: Pad) -> list[str]:
-    return [tab.text for tab in pad.all("#dfm-tabs [role=tab]")]
+def player_tabs(pad: Pad, game: str = "dfm") -> list[str]:
+    return [tab.text for tab in pad.all(f"#{game}-tabs [role=tab]")]
 
 
 TABLE_STANDINGS = [["1", "Ana", "43", "7", "11"], ["2", "Ben", "22", "3", "10"],
@@ -511,6 +511,112 @@ def test_a_removed_player_comes_back_with_undo(pad: Pad) -> None:
     pad.click("#dfm-add-player")  # another edit: the removal stands
     assert player_tabs(pad) == ["Ana", "Cleo", "Player 3"]
     assert not pad.all("#dfm-removed p")
+
+
+def challenges(record: dict[str, Any], seat: int) -> list[Any]:
+    """The eight Challenge tiles the pad keeps for the player in ``seat``."""
+    player = record["players"][seat]
+    return [*player["rows"], *player["columns"]]
+
+
+def test_challenge_tiles_are_copied_to_the_other_players_and_undone(pad: Pad) -> None:
+    """The current player's eight Challenge tiles are copied to one player or to every
+    other one (a board still to finish is then ranked); copying over tiles another
+    player chose offers to put theirs back, in English or French."""
+    [ana, ben, cleo] = table_boards()
+    unchosen = {**ben[1], "row_challenges": [None] * 4, "column_challenges": [None] * 4}
+    pad.open("dfm", dfm_record([ana, ("Ben", unchosen), cleo]))
+    pad.click("#dfm-rank")
+    assert [row[1] for row in standings_rows(pad)] == ["Ana", "Cleo"]
+    anas = challenges(pad.saved("dfm"), 0)
+
+    Select(pad.find("#dfm-copy-to")).select_by_visible_text("Ben")
+    pad.click("#dfm-copy-challenges")
+    assert challenges(pad.saved("dfm"), 1) == anas
+    assert challenges(pad.saved("dfm"), 2) == challenges(dfm_record([cleo]), 0)
+    assert pad.text("#dfm-removed p") == "Ana’s Challenge tiles are copied to Ben."
+    pad.click("#dfm-rank")
+    assert sorted(row[1] for row in standings_rows(pad)) == ["Ana", "Ben", "Cleo"]
+
+    Select(pad.find("#dfm-copy-to")).select_by_value("all")
+    pad.click("#dfm-copy-challenges")
+    assert [challenges(pad.saved("dfm"), seat) for seat in (1, 2)] == [anas, anas]
+    assert pad.text("#dfm-removed p") == "Ana’s Challenge tiles are copied to every other player."
+    pad.click("#language")
+    assert pad.text("#dfm-removed p") == (
+        "Les tuiles Défi de Ana sont copiées vers tous les autres joueurs.")
+    pad.click("#language")
+    pad.click("#dfm-removed button")
+    assert challenges(pad.saved("dfm"), 2) == challenges(dfm_record([cleo]), 0)
+    assert challenges(pad.saved("dfm"), 1) == anas  # copied before: that copy stands
+    assert not pad.all("#dfm-removed p")
+    assert pad.find('[data-key="player-0"]').get_attribute("aria-selected") == "true"
+
+    width, height = SIZES["phone"]
+    pad.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        audit = pad.browser.execute_script(AUDIT)
+    finally:
+        pad.browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert audit == {"small": [], "unnamed": [], "overflow": 0}
+    assert pad.find("#dfm-copy-to").is_displayed()
+
+    pad.click('input[name="dfm-mode"][value="young_shopper"]')
+    assert not pad.find("#dfm-copy").is_displayed(), "Young Shopper has no Challenge tiles"
+
+
+def test_a_doubtful_space_shows_the_range_and_the_spaces_to_check(
+        pad: Pad, service: Service) -> None:
+    """A space read in doubt gets its other readings; the score is the likeliest
+    reading's, with the range of totals and the spaces to check as the referee answers
+    (docs/api-guide.md's example); the standings rank the likeliest reading."""
+    board = example("rulebook_standard_example.json")["board"]
+    pad.open("dfm", dfm_record([("Ana", board)]))
+    pad.click('[data-key="cell-0-0"]')
+    pad.click('#dfm-readings [data-key="add-reading"]')
+    pad.click('#dfm-ingredients [data-ingredient="cheese"]')
+    pad.click('[data-key="cell-2-3"]')
+    for tile in (["egg", "egg"], ["milk"]):
+        pad.click('#dfm-readings [data-key="add-reading"]')
+        for ingredient in tile:
+            pad.click(f'#dfm-ingredients [data-ingredient="{ingredient}"]')
+    assert "doubtful, 2 other readings" in (
+        pad.find('[data-key="cell-2-3"]').get_attribute("aria-label") or "")
+    pad.click("#dfm-score")
+
+    doubtful = json.loads(json.dumps(board))
+    doubtful["grid"][0][0] = {"candidates": [board["grid"][0][0], ["cheese"]]}
+    doubtful["grid"][2][3] = {"candidates": [board["grid"][2][3], ["egg", "egg"], ["milk"]]}
+    answer = requests.post(f"{service.url}/v1/downtown-farmers-market/score", timeout=SECONDS,
+                           json=doubtful).json()["uncertainty"]
+    assert (answer["lowest_total"], answer["highest_total"], answer["likely_total"]) == (42, 53, 43)
+    assert pad.text("#dfm-total") == "43"
+    assert pad.text("#dfm-uncertainty .range") == (
+        "Between 42 and 53 points; 43 as read likeliest (6 readings).")
+    checks = [space for space in answer["spaces"] if space["decides"]]
+    assert [button.text for button in pad.all("#dfm-uncertainty li button")] == [
+        f"Row {space['row'] + 1}, column {space['col'] + 1}: totals "
+        f"{', '.join(map(str, space['totals']))}, reading by reading" for space in checks]
+    assert {cell.get_attribute("data-key") for cell in pad.all(".cell.to-check")} == {
+        f"cell-{space['row']}-{space['col']}" for space in checks}
+    pad.click("#language")
+    assert pad.text("#dfm-uncertainty .range") == (
+        "Entre 42 et 53 points ; 43 selon la lecture la plus probable (6 lectures).")
+    pad.click("#language")
+    pad.click(f'[data-key="check-{checks[0]["pointer"]}"]')
+    assert pad.find(f'[data-key="cell-{checks[0]["row"]}-{checks[0]["col"]}"]'
+                    ).get_attribute("aria-pressed") == "true"
+
+    pad.browser.refresh()  # the readings are kept, the score asked again
+    assert pad.text("#dfm-uncertainty .range").startswith("Between 42 and 53 points")
+    pad.click("#dfm-rank")
+    assert standings_rows(pad) == [["1", "Ana", "43", "7", "11"]]
+
+    pad.click('[data-key="cell-0-0"]')
+    pad.click('#dfm-readings [data-key="reading-1"]')
+    pad.click('#dfm-readings [data-key="remove-reading"]')
+    assert not pad.find('[data-key="cell-0-0"]').get_attribute("class").count("doubtful")
 
 
 def test_a_reload_shows_the_scores_and_standings_again(pad: Pad) -> None:
@@ -551,7 +657,7 @@ def test_a_reload_shows_the_towns_score_and_plan_again(pad: Pad) -> None:
     pad.browser.refresh()
     assert (pad.text("#ff-total"), pad.text("#ff-plan-total")) == (total, plan)
     pad.type("#ff-track", 65)  # an edit: both are out of date, not to be asked again
-    assert pad.saved("ff")["asked"] == []
+    assert pad.saved("ff")["towns"][0]["asked"] == []
     pad.browser.refresh()
     pad.find("#ff-town .square")
     assert not pad.all("#ff-total") and not pad.all("#ff-plan-total")
@@ -682,6 +788,87 @@ def test_foxglove_farm_town_scored_planned_and_refused_on_its_tile(pad: Pad,
     assert pad.text("#ff-editor-problems") == detail  # shown where the tile is edited
     assert not pad.all("#ff-total"), "a refused town shows no score"
     assert "pointer" not in pad.find("body").text
+
+
+def test_several_towns_are_scored_in_tabs_and_ranked_as_the_referee_answers(
+        pad: Pad, service: Service) -> None:
+    """Each player's town in its own tab, scored on its own; the standings are the
+    referee's (/rank), ties and their tie-breaks as it answered them."""
+    kuly = json.loads(KULY.read_text(encoding="utf-8"))["town"]
+    towns = {"Ana": {**kuly, "score_track": 70}, "Ben": {**kuly, "score_track": 64},
+             "Cleo": {**kuly, "score_track": 64}}
+    pad.open("ff", {"variant": kuly["variant"], "current": 0, "towns": [
+        {"name": name, **ff_record(town)} for name, town in towns.items()]})
+    assert player_tabs(pad, "ff") == ["Ana", "Ben", "Cleo"]
+    pad.click('#ff-tabs [data-key="player-1"]')
+    assert pad.find("#ff-track").get_attribute("value") == "64"
+    pad.click("#ff-score")
+    ben = pad.text("#ff-total")
+    pad.click('#ff-tabs [data-key="player-0"]')
+    assert not pad.all("#ff-total"), "Ana's town is not scored yet"
+
+    pad.click("#ff-rank")
+    answer = requests.post(f"{service.url}/v1/foxglove-farm/rank", timeout=SECONDS, json={
+        "players": [{"name": name, "town": town} for name, town in towns.items()]}).json()
+    assert standings_rows(pad, "ff") == [
+        [str(s["place"]), s["name"], str(s["total"]), str(s["goods_remaining"]),
+         str(s["tile_count"])] for s in answer["standings"]]
+    assert [row[0] for row in standings_rows(pad, "ff")] == ["1", "2", "2"]  # a tie shared
+    assert pad.text("#ff-standings .winners") == "Winner: Ana"
+    assert pad.text("#ff-standings .note") == (
+        "Ties: fewest goods left in the town, then the most tiles (FF-R16).")
+    pad.click("#language")
+    assert pad.text("#ff-standings .note").startswith("Égalité : le moins de marchandises")
+    pad.click("#language")
+
+    pad.browser.refresh()  # asked again
+    assert len(standings_rows(pad, "ff")) == 3
+    pad.click('#ff-tabs [data-key="player-1"]')
+    assert pad.text("#ff-total") == ben
+    pad.type("#ff-name", "Bea")
+    assert not pad.all("#ff-standings table"), "the standings name Ben still"
+    pad.click("#ff-add-player")
+    assert player_tabs(pad, "ff") == ["Ana", "Bea", "Cleo", "Player 4"]
+    assert pad.find('#ff-tabs [data-key="player-3"]').get_attribute("aria-selected") == "true"
+    assert not pad.all("#ff-total"), "a new town starts unscored"
+
+
+def test_a_doubtful_goods_count_shows_the_range_and_the_counts_to_check(
+        pad: Pad, service: Service) -> None:
+    """A building's goods count read in doubt gets its other possible counts; the town's
+    score shows the range and the counts to check as the referee answers them."""
+    town = {**json.loads(KULY.read_text(encoding="utf-8"))["town"], "score_track": 64}
+    pad.open("ff", ff_record(town))
+    pad.click(pad.square(2, 3))  # the ranch, no sheep read: or 2, or 1
+    pad.type('#ff-goods [data-doubt="sheep"]', "2 1")
+    pad.click(pad.square(0, 0))  # the forest, 3 wood: or 4
+    pad.type('#ff-goods [data-doubt="wood"]', "4")
+    pad.click("#ff-score")
+
+    doubtful = json.loads(json.dumps(town))
+    for tile in doubtful["tiles"]:
+        if (tile["row"], tile["col"]) == (2, 3):
+            tile["goods"] = {"sheep": {"candidates": [0, 2, 1]}}
+        if (tile["row"], tile["col"]) == (0, 0):
+            tile["goods"]["wood"] = {"candidates": [3, 4]}
+    answer = requests.post(f"{service.url}/v1/foxglove-farm/score", timeout=SECONDS,
+                           json=doubtful).json()
+    uncertainty = answer["uncertainty"]
+    assert pad.text("#ff-total") == f"Total: {answer['total']} points"
+    assert uncertainty["lowest_total"] < uncertainty["highest_total"]
+    assert pad.text("#ff-uncertainty .range") == (
+        f"Between {uncertainty['lowest_total']} and {uncertainty['highest_total']} points; "
+        f"{uncertainty['likely_total']} as read likeliest ({uncertainty['readings']} readings).")
+    checks = [count for count in uncertainty["counts"] if count["decides"]]
+    assert checks, "the ranch's sheep decide the total"
+    goods = {"sheep": "sheep", "wood": "wood"}
+    assert [button.text for button in pad.all("#ff-uncertainty li button")] == [
+        f"Row {count['row']}, column {count['col']} · {goods[count['good']]}: totals "
+        f"{', '.join(map(str, count['totals']))}, reading by reading" for count in checks]
+    assert len(pad.all("#ff-town .square.doubtful")) == 2
+    assert pad.saved("ff")["towns"][0]["tiles"]["2,3"]["doubts"] == {"sheep": [2, 1]}
+    pad.click("#ff-rank")  # the likeliest reading is ranked
+    assert standings_rows(pad, "ff")[0][2] == str(answer["total"])
 
 
 def test_an_unreachable_engine_is_a_banner(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 // Downtown Farmers Market: each player's 4x4 grid and eight Challenge tiles, scored line
 // by line by the referee, and the players ranked with the tie-breaks. What was entered is
 // kept on this device, and what was asked of the referee is asked again on load (a phone
-// that reloads the page at the table loses nothing); a player removed can be put back.
+// that reloads the page at the table loses nothing); a player removed, or Challenge tiles
+// copied over other players', can be put back.
 
 import {
   INGREDIENTS, brief, buildControls, chooseChallenge, describe, initChallengeDialog,
@@ -9,12 +10,14 @@ import {
 import { onLanguageChange, t } from './i18n.js';
 import { csv, shareActions } from './share.js';
 import {
-  call, chip, countedCells, el, loadSaved, rebuild, selectTab, showProblems, tabKeys,
+  call, chip, countedCells, el, loadSaved, playerTabs, rankingTable, rebuild, showProblems, tabKeys,
+  uncertaintyView, winnersWords,
 } from './ui.js';
 
 const SIZE = 4;
 const MAX_TILE = 3;
 const MAX_PLAYERS = 4;
+const MAX_READINGS = 4; // a doubtful space's candidate tiles, as the referee takes them
 const SAVED = 'referee.pad.dfm';
 const LINES = { rows: 'row_challenges', columns: 'column_challenges' };
 const SEAT = /^\/players\/(\d+)(?:\/board)?(.*)$/; // a ranking's pointer: whose, and where in it
@@ -22,6 +25,7 @@ const SEAT = /^\/players\/(\d+)(?:\/board)?(.*)$/; // a ranking's pointer: whose
 const emptyGrid = () => Array.from({ length: SIZE }, () => Array.from({ length: SIZE }, () => []));
 const newPlayer = () => ({
   name: '', grid: emptyGrid(), rows: Array(SIZE).fill(null), columns: Array(SIZE).fill(null),
+  doubts: {}, // a doubtful space ("row-col") -> its other readings, after the grid's likeliest
   scored: false, // the board was sent to be scored as it stands
   result: null, problems: [], // what the referee said: not kept
 });
@@ -32,8 +36,9 @@ const fresh = () => ({
 
 let game = fresh();
 let standings = null; // {answer: the referee's ranking or null, leftOut: the seats not sent}
-let removed = null; // the player last removed and their seat, while it can be undone
+let undoable = null; // the last removal or copy, while it can be undone: {words(), undo()}
 let active = null; // the score line whose cells are highlighted: {lines, index}
+let reading = 0; // which reading of the selected space the palette edits (0: the likeliest)
 const ui = {};
 
 const player = () => game.players[game.current];
@@ -44,22 +49,29 @@ const slotName = (lines, index) => t(lines === 'rows' ? 'dfm.row_challenge' : 'd
 const spaceName = (row, col) => t('space.title', { row: row + 1, col: col + 1 });
 const tileWords = (tile) => (tile.length ? tile.map((i) => t(`ingredient.${i}`)).join(', ') : t('empty'));
 const challengesWords = (score) => t('dfm.challenges', { met: score.challenges_met, best: score.best_challenge_points });
-const winnersWords = (winners) => t(winners.length > 1 ? 'dfm.winners_many' : 'dfm.winners', { names: winners.join(', ') });
 
 function save() {
-  const players = game.players.map(({ name, grid, rows, columns, scored }) => ({
-    name, grid, rows, columns, scored }));
+  const players = game.players.map(({ name, grid, rows, columns, doubts, scored }) => ({
+    name, grid, rows, columns, doubts, scored }));
   localStorage.setItem(SAVED, JSON.stringify({ ...game, players }));
 }
 
-/** The board of `p` in the contract's JSON. */
-function boardOf(p) {
+/** The readings of `p`'s space: the likeliest, then the others marked doubtful. */
+const readingsOf = (p, row, col) => [p.grid[row][col], ...(p.doubts[`${row}-${col}`] ?? [])];
+
+/** The board of `p` in the contract's JSON; a doubtful space as its candidates (`doubts`,
+ * only /score takes them), else at its likeliest reading. */
+function boardOf(p, doubts = true) {
   const board = { mode: game.mode };
   if (game.mode === 'standard') {
     board.row_challenges = p.rows;
     board.column_challenges = p.columns;
   }
-  board.grid = p.grid.map((row) => row.map((tile) => (tile.length ? [...tile] : null)));
+  const sent = (tile) => (tile.length ? [...tile] : null);
+  board.grid = p.grid.map((tiles, row) => tiles.map((tile, col) => {
+    const readings = readingsOf(p, row, col);
+    return doubts && readings.length > 1 ? { candidates: readings.map(sent) } : sent(tile);
+  }));
   return board;
 }
 
@@ -81,21 +93,26 @@ function leftOutBecause(p, k) {
   return null;
 }
 
-/** After any edit of the table: the standings are out of date, and a removal stands. */
+/** After any edit of the table: the standings are out of date, and a removal or a copy
+ * stands. */
 function tableChanged() {
   standings = null;
   game.ranked = false;
-  removed = null;
+  undoable = null;
 }
 
-/** After an edit of the current player's board: its score is out of date, and so are the
- * refusals of what changed (`pointers` and what lies under them) and the standings. */
-function changed(...pointers) {
-  const p = player();
+/** After an edit of `p`'s board: its score is out of date, and so are the refusals of
+ * what changed (`pointers` and what lies under them). */
+function boardChanged(p, pointers) {
   p.result = null;
   p.scored = false;
   p.problems = p.problems.filter(({ pointer }) => !pointers.some(
     (prefix) => pointer === prefix || pointer.startsWith(`${prefix}/`)));
+}
+
+/** After an edit of the current player's board: it, and the standings, are out of date. */
+function changed(...pointers) {
+  boardChanged(player(), pointers);
   tableChanged();
   active = null;
   save();
@@ -120,7 +137,7 @@ function render() {
   renderPalette();
   renderResults();
   renderStandings();
-  renderRemoved();
+  renderUndo();
   showProblems(ui.problems, player().problems, locate);
 }
 
@@ -132,17 +149,14 @@ function choosePlayer(k) {
 }
 
 function renderTabs() {
-  const tabs = game.players.map((p, k) => el('button', {
-    type: 'button', role: 'tab', id: `dfm-player-${k}`, 'aria-controls': 'dfm-panel',
-    'data-key': `player-${k}`, class: p.problems.length ? 'refused' : null, text: playerName(p, k),
-    onclick: () => choosePlayer(k),
-  }));
-  rebuild(ui.tabs, ...tabs);
-  selectTab(tabs, tabs[game.current]);
-  ui.panel.setAttribute('aria-labelledby', `dfm-player-${game.current}`);
+  playerTabs({
+    tablist: ui.tabs, panel: ui.panel, prefix: 'dfm', names: game.players.map(playerName),
+    refused: game.players.map((p) => p.problems.length > 0), current: game.current, choose: choosePlayer,
+  });
   if (document.activeElement !== ui.name) ui.name.value = player().name;
   ui.name.placeholder = t('dfm.player', { n: game.current + 1 });
   ui.remove.hidden = game.players.length === 1;
+  renderCopy();
   ui.add.disabled = game.players.length >= MAX_PLAYERS;
   for (const radio of ui.modes) radio.checked = radio.value === game.mode;
 }
@@ -154,6 +168,7 @@ function renderBoard() {
   const line = active && score?.[active.lines]?.[active.index];
   const counted = new Set(line ? countedCells(line).map(({ row, col }) => `${row}-${col}`) : []);
   const inLine = (row, col) => active && (active.lines === 'rows' ? row : col) === active.index;
+  const checks = new Set(spacesToCheck(score).map(({ row, col }) => `${row}-${col}`));
 
   const slot = (lines, index) => {
     if (young) return el('div', { class: 'slot none', 'aria-hidden': 'true' });
@@ -166,16 +181,15 @@ function renderBoard() {
   };
   const cell = (row, col) => {
     const tile = p.grid[row][col];
+    const others = readingsOf(p, row, col).length - 1;
     const selected = game.selected.row === row && game.selected.col === col;
-    const classes = ['cell', inLine(row, col) && 'in-line', counted.has(`${row}-${col}`) && 'counted'];
+    const classes = ['cell', inLine(row, col) && 'in-line', counted.has(`${row}-${col}`) && 'counted',
+      others && 'doubtful', checks.has(`${row}-${col}`) && 'to-check'];
+    const doubt = others ? `; ${t('dfm.doubtful', { count: others })}` : '';
     return el('button', {
       type: 'button', class: classes.filter(Boolean).join(' '), 'data-key': `cell-${row}-${col}`,
-      'aria-pressed': String(selected), 'aria-label': `${spaceName(row, col)}: ${tileWords(tile)}`,
-      onclick: () => {
-        game.selected = { row, col };
-        save();
-        render();
-      },
+      'aria-pressed': String(selected), 'aria-label': `${spaceName(row, col)}: ${tileWords(tile)}${doubt}`,
+      onclick: () => selectSpace(row, col),
     }, ...tile.map((i) => chip('ingredient', i)));
   };
   const badge = (lines, index) => {
@@ -209,10 +223,55 @@ function renderBoard() {
   rebuild(ui.board, ...squares);
 }
 
+/** The spaces the referee says decide the total of a doubtful board: to check. */
+const spacesToCheck = (score) => (score?.uncertainty?.spaces ?? []).filter((space) => space.decides);
+
+function selectSpace(row, col) {
+  game.selected = { row, col };
+  reading = 0;
+  save();
+  render();
+}
+
+/** The readings of the selected space to choose from (the likeliest first), and the
+ * controls that add another or take the one chosen away. */
+function renderReadings() {
+  const { row, col } = game.selected;
+  const readings = readingsOf(player(), row, col);
+  const choices = readings.length > 1 ? readings.map((tile, k) => el('button', {
+    type: 'button', 'data-key': `reading-${k}`, 'aria-pressed': String(reading === k),
+    'aria-label': `${t('dfm.reading', { n: k + 1 })}: ${tileWords(tile)}`, text: t('dfm.reading', { n: k + 1 }),
+    onclick: () => { reading = k; render(); },
+  })) : [];
+  rebuild(ui.readings, ...choices,
+    readings.length < MAX_READINGS ? el('button', {
+      type: 'button', 'data-key': 'add-reading', text: t(readings.length > 1 ? 'dfm.another_reading' : 'dfm.doubt'),
+      onclick: () => editReadings((others) => { others.push([]); reading = others.length; }),
+    }) : null,
+    reading ? el('button', {
+      type: 'button', class: 'quiet', 'data-key': 'remove-reading', text: t('dfm.remove_reading'),
+      onclick: () => editReadings((others) => { others.splice(reading - 1, 1); reading = 0; }),
+    }) : null);
+}
+
+/** Edit the selected space's other readings (a space left with none is no longer doubtful). */
+function editReadings(edit) {
+  const { row, col } = game.selected;
+  const key = `${row}-${col}`;
+  const others = player().doubts[key] ?? [];
+  edit(others);
+  if (others.length) player().doubts[key] = others;
+  else delete player().doubts[key];
+  changed(`/grid/${row}/${col}`);
+}
+
 function renderPalette() {
   const { row, col } = game.selected;
-  const tile = player().grid[row][col];
+  const readings = readingsOf(player(), row, col);
+  reading = Math.min(reading, readings.length - 1); // another player's space may have fewer
+  const tile = readings[reading];
   ui.paletteTitle.textContent = t('dfm.palette', { row: row + 1, col: col + 1 });
+  renderReadings();
   rebuild(ui.paletteTile, ...tile.map((i) => chip('ingredient', i)),
     el('span', { class: 'words', text: tileWords(tile) }));
   for (const button of ui.ingredients.querySelectorAll('button')) button.disabled = tile.length >= MAX_TILE;
@@ -240,6 +299,10 @@ function renderResults() {
     el('p', { class: 'total', text: t('dfm.total', score) }),
     score.mode === 'standard' ? el('p', { text: challengesWords(score) }) : null,
     score.complete ? null : el('p', { class: 'note', text: t('dfm.incomplete') }),
+    score.uncertainty ? uncertaintyView({
+      id: 'dfm-uncertainty', uncertainty: score.uncertainty, checks: spacesToCheck(score),
+      name: ({ row, col }) => spaceName(row, col), choose: ({ row, col }) => selectSpace(row, col),
+    }) : null,
     shareActions({
       key: 'board', title: t('dfm.title'), text: scoreWords(score), shareLabel: t('dfm.share_board'),
       file: 'downtown-farmers-market-score.json', type: 'application/json', downloadLabel: t('share.json'),
@@ -268,7 +331,11 @@ function renderStandings() {
     onclick: () => choosePlayer(k),
   })));
   const { answer } = standings;
-  rebuild(ui.standings, ...(answer ? rankingTable(answer) : []),
+  const standard = game.mode === 'standard';
+  const columns = [['total', 'dfm.total_short'],
+    ...(standard ? [['challenges_met', 'dfm.challenges_met'], ['best_challenge_points', 'dfm.best']] : [])];
+  const note = t(standard ? 'dfm.tie_breaks' : 'dfm.tie_breaks_young');
+  rebuild(ui.standings, ...(answer ? rankingTable(answer, columns, note) : []),
     leftOut.length ? el('ul', { class: 'left-out' }, ...leftOut) : null,
     answer ? shareActions({
       key: 'standings', title: t('dfm.title'), text: standingsWords(answer, standings.leftOut),
@@ -291,49 +358,71 @@ function standingsCsv({ standings: ranked }) {
   return csv([fields, ...ranked.map((s) => fields.map((field) => s[field]))]);
 }
 
-/** The referee's ranking as a table, its winners and the tie-breaks that applied. */
-function rankingTable({ standings: ranked, winners }) {
-  const standard = game.mode === 'standard';
-  const head = ['dfm.place', 'dfm.player_name', 'dfm.total_short',
-    ...(standard ? ['dfm.challenges_met', 'dfm.best'] : [])];
-  const rows = ranked.map((s) => el('tr', {},
-    el('td', { text: String(s.place) }), el('th', { scope: 'row', text: s.name }), el('td', { text: String(s.total) }),
-    ...(standard ? [el('td', { text: String(s.challenges_met) }), el('td', { text: String(s.best_challenge_points) })] : [])));
-  return [
-    el('table', {},
-      el('caption', { text: t('dfm.standings') }),
-      el('thead', {}, el('tr', {}, ...head.map((key) => el('th', { scope: 'col', text: t(key) })))),
-      el('tbody', {}, ...rows)),
-    el('p', { class: 'winners', text: winnersWords(winners) }),
-    el('p', { class: 'note', text: t(standard ? 'dfm.tie_breaks' : 'dfm.tie_breaks_young') })];
+function renderUndo() {
+  rebuild(ui.undoOffer, ...(undoable ? [
+    el('p', { text: undoable.words() }),
+    el('button', { type: 'button', 'data-key': 'undo', text: t('dfm.undo_remove'), onclick: undo }),
+  ] : []));
 }
 
-function renderRemoved() {
-  rebuild(ui.removed, ...(removed ? [
-    el('p', { text: t('dfm.removed', { name: playerName(removed.player, removed.seat) }) }),
-    el('button', { type: 'button', 'data-key': 'undo-remove', text: t('dfm.undo_remove'), onclick: undoRemoval }),
-  ] : []));
+/** Offer to undo what was just done (`words`: what, `undoIt`: how it is put back). */
+function offerUndo(words, undoIt) {
+  undoable = { words, undo: undoIt };
+  save();
+  render();
+  ui.undoOffer.querySelector('button').focus(); // where it can be undone
+}
+
+function undo() {
+  const { undo: undoIt } = undoable;
+  tableChanged();
+  undoIt();
+  save();
+  render();
+  ui.tabs.querySelector(`[data-key="player-${game.current}"]`).focus();
 }
 
 function removePlayer() {
   const seat = game.current;
   const [gone] = game.players.splice(seat, 1);
   tableChanged();
-  removed = { seat, player: gone };
   game.current = Math.max(0, seat - 1);
-  save();
-  render();
-  ui.removed.querySelector('button').focus(); // where the removal can be undone
+  offerUndo(() => t('dfm.removed', { name: playerName(gone, seat) }), () => {
+    game.players.splice(seat, 0, gone);
+    game.current = seat;
+  });
 }
 
-function undoRemoval() {
-  const { seat, player: back } = removed;
+/** The copy control: to every other player, or to one; only where there are challenges
+ * to copy and someone to copy them to. */
+function renderCopy() {
+  const others = [...game.players.keys()].filter((k) => k !== game.current);
+  const to = ui.copyTo.value;
+  ui.copy.hidden = game.mode !== 'standard' || !others.length;
+  rebuild(ui.copyTo, el('option', { value: 'all', text: t('dfm.copy_all') }),
+    ...others.map((k) => el('option', { value: String(k), text: playerName(game.players[k], k) })));
+  ui.copyTo.value = [...ui.copyTo.options].some((option) => option.value === to) ? to : 'all';
+  ui.copyButton.disabled = Object.keys(LINES).every((lines) => player()[lines].every((c) => !c));
+}
+
+/** Give the chosen players the current player's eight Challenge tiles (a starting point:
+ * each player has their own), offering to put theirs back. */
+function copyChallenges() {
+  const from = player();
+  const to = ui.copyTo.value;
+  const seats = [...game.players.keys()].filter((k) => k !== game.current && (to === 'all' || String(k) === to));
+  const before = seats.map((k) => ({ ...game.players[k] }));
+  for (const k of seats) {
+    const p = game.players[k];
+    for (const lines of Object.keys(LINES)) p[lines] = from[lines].map((c) => structuredClone(c));
+    boardChanged(p, Object.values(LINES).map((field) => `/${field}`));
+  }
   tableChanged();
-  game.players.splice(seat, 0, back);
-  game.current = seat;
-  save();
-  render();
-  ui.tabs.querySelector(`[data-key="player-${seat}"]`).focus();
+  const seat = game.current;
+  const toWords = () => (to === 'all' ? t('dfm.copy_all') : playerName(game.players[to], Number(to)));
+  offerUndo(() => t('dfm.copied', { name: playerName(from, seat), to: toWords() }), () => {
+    seats.forEach((k, i) => { game.players[k] = before[i]; });
+  });
 }
 
 function highlight(lines, index) {
@@ -353,15 +442,13 @@ async function editChallenge(lines, index) {
 
 function editTile(edit) {
   const { row, col } = game.selected;
-  edit(player().grid[row][col]);
+  edit(readingsOf(player(), row, col)[reading]);
   changed(`/grid/${row}/${col}`);
 }
 
 function moveOn() {
   const next = (game.selected.row * SIZE + game.selected.col + 1) % (SIZE * SIZE);
-  game.selected = { row: Math.floor(next / SIZE), col: next % SIZE };
-  save();
-  render();
+  selectSpace(Math.floor(next / SIZE), next % SIZE);
 }
 
 async function score(p = player()) {
@@ -389,7 +476,7 @@ async function rank() {
     render();
     return;
   }
-  const players = sent.map((k) => ({ name: playerName(game.players[k], k), board: boardOf(game.players[k]) }));
+  const players = sent.map((k) => ({ name: playerName(game.players[k], k), board: boardOf(game.players[k], false) }));
   const outcome = await call(ui.rank, '/v1/downtown-farmers-market/rank', { players });
   if (!outcome) return;
   for (const k of sent) game.players[k].problems = [];
@@ -423,8 +510,9 @@ export function init() {
     remove: 'dfm-remove-player', name: 'dfm-name', paletteTitle: 'dfm-palette-title',
     paletteTile: 'dfm-palette-tile', ingredients: 'dfm-ingredients', undo: 'dfm-undo',
     clear: 'dfm-clear', next: 'dfm-next', score: 'dfm-score', rank: 'dfm-rank',
-    problems: 'dfm-problems', summary: 'dfm-summary', lines: 'dfm-lines',
-    standings: 'dfm-standings', reset: 'dfm-reset', removed: 'dfm-removed',
+    problems: 'dfm-problems', summary: 'dfm-summary', lines: 'dfm-lines', readings: 'dfm-readings',
+    standings: 'dfm-standings', reset: 'dfm-reset', undoOffer: 'dfm-removed',
+    copy: 'dfm-copy', copyTo: 'dfm-copy-to', copyButton: 'dfm-copy-challenges',
   })) ui[key] = document.getElementById(id);
   ui.modes = [...document.querySelectorAll('input[name="dfm-mode"]')];
   game = { ...fresh(), ...loadSaved(SAVED, {}) };
@@ -442,6 +530,7 @@ export function init() {
     ui.name.focus();
   });
   ui.remove.addEventListener('click', removePlayer);
+  ui.copyButton.addEventListener('click', copyChallenges);
   ui.name.addEventListener('input', () => {
     const p = player();
     p.name = ui.name.value;

@@ -1,30 +1,40 @@
 // Foxglove Farm: a town laid out square by square (buildings with their goods, trails with
 // their open sides), its score track and variant; the referee's score with each end-game
-// effect, and the best final round step by step. Kept on this device like the other game,
-// what was asked of the referee asked again on load.
+// effect, and the best final round step by step; several players' towns in tabs, and their
+// standings. Kept on this device like the other game, what was asked of the referee asked
+// again on load.
 
 import { ask } from './api.js';
 import { onLanguageChange, t } from './i18n.js';
 import { shareActions } from './share.js';
-import { call, chip, countedCells, el, loadSaved, rebuild, showProblems } from './ui.js';
+import {
+  call, chip, countedCells, el, loadSaved, playerTabs, rankingTable, rebuild, showProblems, tabKeys,
+  uncertaintyView,
+} from './ui.js';
 
 const SAVED = 'referee.pad.ff';
 const GOODS = ['wood', 'stone', 'wheat', 'coal', 'sheep'];
 const SIDES = ['N', 'E', 'S', 'W'];
 const MAX_GOODS = 99;
+const MAX_PLAYERS = 4;
+const SEAT = /^\/players\/(\d+)(?:\/town)?(.*)$/; // a ranking's pointer: whose, and where in it
 
-const fresh = () => ({
-  variant: 'standard', track: 0, selected: null,
+const newTown = () => ({
+  name: '', track: 0, selected: null,
   tiles: { '0,0': { building: 'forest', goods: {} }, '0,1': { building: 'mine', goods: {} } },
   asked: [], // what the referee was asked of the town as it stands: 'score', 'plan'
+  result: null, plan: null, // what the referee said: not kept
+  problems: [], // each {pointer, detail, key}: key, the square of the tile it names
+  sent: [], // the squares of the last request's tiles, in its order
+  sentTown: null, // the last request's town, as sent
+});
+const fresh = () => ({
+  variant: 'standard', towns: [newTown()], current: 0,
+  ranked: false, // the towns as they stand were sent to be ranked
 });
 
 let game = fresh();
-let result = null;
-let plan = null;
-let problems = []; // each {pointer, detail, key}: key, the square of the tile it names
-let sent = []; // the squares of the last request's tiles, in its order
-let sentTown = null; // the last request's town, as sent
+let standings = null; // the referee's ranking of the towns as they stand
 let active = null; // what is highlighted: {kind: 'entry' | 'step', index}
 const names = new Map(); // building id -> its printed name, from the catalog
 const ui = {};
@@ -35,9 +45,25 @@ const spaceName = (row, col) => t('space', { row, col });
 const goodName = (good, count = 1) => t(`${count > 1 ? 'goods' : 'good'}.${good}`);
 export const buildingName = (id) => names.get(id) ?? (id ? id[0].toUpperCase() + id.slice(1).replaceAll('_', ' ') : '?');
 const sidesWords = (sides) => sides.map((side) => t(`side.${side}`)).join(', ');
+const town = () => game.towns[game.current];
+const playerName = (kept, k) => kept.name.trim() || t('dfm.player', { n: k + 1 });
 
 function save() {
-  localStorage.setItem(SAVED, JSON.stringify(game));
+  const towns = game.towns.map(({ name, track, selected, tiles, asked }) => ({ name, track, selected, tiles, asked }));
+  localStorage.setItem(SAVED, JSON.stringify({ ...game, towns }));
+}
+
+/** The table this device kept; a record from before the pad held several towns (the
+ * town's own fields at its top) is a one-town table. */
+function restored(saved) {
+  const towns = saved.towns ?? (saved.tiles ? [saved] : [{}]);
+  return {
+    ...fresh(), variant: saved.variant ?? 'standard', ranked: saved.ranked ?? false,
+    current: Math.min(saved.current ?? 0, towns.length - 1),
+    towns: towns.map(({ name, track, selected, tiles, asked }) => ({
+      ...newTown(), ...Object.fromEntries(Object.entries({ name, track, selected, tiles, asked })
+        .filter(([, value]) => value !== undefined)) })),
+  };
 }
 
 function byPosition(a, b) {
@@ -46,18 +72,28 @@ function byPosition(a, b) {
   return ra - rb || ca - cb;
 }
 
-/** The town in the contract's JSON (tiles by position; `sent` remembers their order). */
-function townOf() {
-  sent = Object.keys(game.tiles).sort(byPosition);
-  const tiles = sent.map((key) => {
+/** A building's goods counts in the contract's JSON: a count read in doubt (its tile's
+ * `doubts`, other possible counts) as its candidates when `doubts` (only /score takes
+ * them), else at its likeliest. */
+function goodsOf(tile, doubts) {
+  const others = (good) => (doubts ? tile.doubts?.[good] ?? [] : []);
+  return Object.fromEntries(GOODS.filter((good) => tile.goods[good] > 0 || others(good).length)
+    .map((good) => [good, others(good).length
+      ? { candidates: [tile.goods[good] ?? 0, ...others(good)] } : tile.goods[good]]));
+}
+
+/** The town `kept` in the contract's JSON (tiles by position; its `sent` remembers their
+ * order); its doubtful goods counts as candidates when `doubts`. */
+function townOf(kept, doubts = true) {
+  kept.sent = Object.keys(kept.tiles).sort(byPosition);
+  const tiles = kept.sent.map((key) => {
     const [row, col] = position(key);
-    const tile = game.tiles[key];
+    const tile = kept.tiles[key];
     if (tile.trail) return { row, col, trail: SIDES.filter((side) => tile.trail.includes(side)) };
-    const goods = Object.fromEntries(GOODS.filter((good) => tile.goods[good] > 0)
-      .map((good) => [good, tile.goods[good]]));
+    const goods = goodsOf(tile, doubts);
     return { row, col, building: tile.building.trim(), ...(Object.keys(goods).length ? { goods } : {}) };
   });
-  return { variant: game.variant, score_track: Number(game.track) || 0, tiles };
+  return { variant: game.variant, score_track: Number(kept.track) || 0, tiles };
 }
 
 /** The squares to draw: every tile's in `keys`, and one more on every side. */
@@ -82,11 +118,11 @@ function highlighted() {
   const cells = new Set();
   const add = ({ row, col }) => cells.add(keyOf(row, col));
   if (active?.kind === 'entry') {
-    const entry = result?.end_game?.[active.index];
+    const entry = town().result?.end_game?.[active.index];
     if (entry) [entry, ...countedCells(entry), ...countedTiles(entry)].forEach(add);
   }
   if (active?.kind === 'step') {
-    const step = plan?.steps?.[active.index];
+    const step = town().plan?.steps?.[active.index];
     for (const [row, col] of step?.path ?? []) add({ row, col });
     for (const part of [step?.from, step?.to, ...(step?.picks ?? []).map((pick) => pick.from),
       ...(step?.choices ?? [])]) if (part) add(part);
@@ -96,24 +132,52 @@ function highlighted() {
 
 function locate(pointer) {
   const [, head, index] = pointer.split('/');
+  const { sent } = town();
   if (head === 'tiles' && sent[index] !== undefined) {
     const [row, col] = position(sent[index]);
     return { element: ui.town.querySelector(`[data-key="sq-${sent[index]}"]`),
              place: t('space.title', { row, col }) };
   }
   if (head === 'score_track') return { element: ui.track, place: t('ff.score_track') };
+  if (head === 'name') return { element: ui.name, place: t('dfm.name') };
   if (head === 'variant') return { element: ui.variant, place: t('ff.variant') };
   return { element: null, place: null };
 }
 
 function render() {
   ui.variant.value = game.variant;
-  if (document.activeElement !== ui.track) ui.track.value = game.track;
+  renderTabs();
+  if (document.activeElement !== ui.track) ui.track.value = town().track;
   renderTown();
   renderEditor();
   renderScore();
   renderPlan();
-  showProblems(ui.problems, problems, locate);
+  renderStandings();
+  showProblems(ui.problems, town().problems, locate);
+}
+
+function choosePlayer(k) {
+  game.current = k;
+  active = null;
+  save();
+  render();
+}
+
+function renderTabs() {
+  playerTabs({
+    tablist: ui.tabs, panel: ui.panel, prefix: 'ff', names: game.towns.map(playerName),
+    refused: game.towns.map((kept) => kept.problems.length > 0), current: game.current, choose: choosePlayer,
+  });
+  if (document.activeElement !== ui.name) ui.name.value = town().name;
+  ui.name.placeholder = t('dfm.player', { n: game.current + 1 });
+  ui.remove.hidden = game.towns.length === 1;
+  ui.add.disabled = game.towns.length >= MAX_PLAYERS;
+}
+
+function renderStandings() {
+  rebuild(ui.standings, ...(standings ? rankingTable(standings, [
+    ['total', 'dfm.total_short'], ['goods_remaining', 'ff.goods_left'], ['tile_count', 'ff.tiles']],
+  t('ff.tie_breaks')) : []));
 }
 
 function squareWords(row, col, tile) {
@@ -140,7 +204,8 @@ function drawSquares(container, keys, square) {
 
 function renderTown() {
   const lit = highlighted();
-  drawSquares(ui.town, [...Object.keys(game.tiles), ...(game.selected ? [game.selected] : [])],
+  const { tiles, selected } = town();
+  drawSquares(ui.town, [...Object.keys(tiles), ...(selected ? [selected] : [])],
               (row, col) => square(row, col, lit));
 }
 
@@ -174,21 +239,28 @@ export function drawTown(container, town, lit = new Set()) {
   });
 }
 
+/** The goods counts the referee says decide the total of a doubtful town: to check. */
+const countsToCheck = (score) => (score?.uncertainty?.counts ?? []).filter((count) => count.decides);
+
 function square(row, col, lit) {
   const key = keyOf(row, col);
-  const tile = game.tiles[key];
-  const entries = (result?.end_game ?? []).filter((entry) => entry.row === row && entry.col === col);
+  const tile = town().tiles[key];
+  const entries = (town().result?.end_game ?? []).filter((entry) => entry.row === row && entry.col === col);
   const points = entries.reduce((sum, entry) => sum + entry.points, 0);
   const kind = kindOf(tile);
   const content = squareContent(tile);
   const words = squareWords(row, col, tile) + (entries.length ? `; ${t('points.long', { points })}` : '');
+  const doubtful = Object.values(tile?.doubts ?? {}).some((others) => others.length);
+  const toCheck = countsToCheck(town().result).some((count) => keyOf(count.row, count.col) === key);
   return el('button', {
-    type: 'button', class: ['square', kind, lit.has(key) && 'lit'].filter(Boolean).join(' '),
+    type: 'button',
+    class: ['square', kind, lit.has(key) && 'lit', doubtful && 'doubtful', toCheck && 'to-check']
+      .filter(Boolean).join(' '),
     'data-key': `sq-${key}`, 'data-row': row, 'data-col': col,
-    'aria-pressed': String(game.selected === key),
+    'aria-pressed': String(town().selected === key),
     'aria-label': `${t('space.title', { row, col })}: ${words}`,
     onclick: () => {
-      game.selected = key;
+      town().selected = key;
       save();
       render();
     },
@@ -196,11 +268,11 @@ function square(row, col, lit) {
 }
 
 function renderEditor() {
-  const key = game.selected;
+  const { selected: key, tiles, problems } = town();
   ui.editor.hidden = key === null;
   if (key === null) return;
   const [row, col] = position(key);
-  const tile = game.tiles[key];
+  const tile = tiles[key];
   const kind = tile ? (tile.trail ? 'trail' : 'building') : 'empty';
   ui.editorTitle.textContent = t('ff.editor', { row, col });
   for (const radio of ui.kinds) radio.checked = radio.value === kind;
@@ -208,8 +280,11 @@ function renderEditor() {
   ui.trailFields.hidden = kind !== 'trail';
   if (kind === 'building') {
     if (document.activeElement !== ui.building) ui.building.value = tile.building;
-    for (const input of ui.goods.querySelectorAll('input')) {
+    for (const input of ui.goods.querySelectorAll('input[data-good]')) {
       if (document.activeElement !== input) input.value = tile.goods[input.dataset.good] ?? 0;
+    }
+    for (const input of ui.goods.querySelectorAll('input[data-doubt]')) {
+      if (document.activeElement !== input) input.value = (tile.doubts?.[input.dataset.doubt] ?? []).join(' ');
     }
   }
   for (const button of ui.sides.querySelectorAll('button')) {
@@ -230,6 +305,7 @@ function scoreWords(score) {
 }
 
 function renderScore() {
+  const { result, sentTown } = town();
   if (!result) {
     rebuild(ui.summary);
     rebuild(ui.lines);
@@ -238,6 +314,11 @@ function renderScore() {
   rebuild(ui.summary,
     el('p', { class: 'total', id: 'ff-total', text: t('ff.total', result) }),
     el('p', { text: breakdownWords(result) }),
+    result.uncertainty ? uncertaintyView({
+      id: 'ff-uncertainty', uncertainty: result.uncertainty, checks: countsToCheck(result),
+      name: ({ row, col, good }) => `${t('space.title', { row, col })} · ${goodName(good, 2)}`,
+      choose: ({ row, col }) => { town().selected = keyOf(row, col); save(); render(); },
+    }) : null,
     shareActions({
       key: 'town', title: t('ff.title'), text: scoreWords(result), shareLabel: t('ff.share'),
       file: 'foxglove-farm-score.json', type: 'application/json', downloadLabel: t('share.json'),
@@ -275,6 +356,7 @@ export function stepWords(step) {
 }
 
 function renderPlan() {
+  const { plan, track } = town();
   if (!plan) {
     rebuild(ui.plan);
     return;
@@ -286,7 +368,7 @@ function renderPlan() {
   })));
   rebuild(ui.plan,
     el('p', { class: 'total', id: 'ff-plan-total', text: t('ff.plan_total', plan) }),
-    el('p', { text: t('ff.plan_breakdown', { track: game.track, processing: plan.processing_points,
+    el('p', { text: t('ff.plan_breakdown', { track, processing: plan.processing_points,
                                              end: plan.end_game_points, goods: plan.goods_remaining }) }),
     el('p', { class: 'note', text: plan.optimal === false ? t('ff.bound', { bound: plan.upper_bound }) : t('ff.optimal') }),
     el('h3', { text: t('ff.steps') }),
@@ -298,49 +380,81 @@ function highlight(kind, index) {
   render();
 }
 
-/** After an edit: the answers are out of date, and so are the refusals of what changed
- * (the tile at `key`, or the field `pointer`). */
-function changed({ key = null, pointer = null }) {
-  result = null;
-  plan = null;
-  game.asked = [];
+/** After any edit of the table: the standings are out of date. */
+function tableChanged() {
+  standings = null;
+  game.ranked = false;
+}
+
+/** After an edit of the current town (`every`: of every town, the variant): its answers
+ * are out of date, and so are the refusals of what changed (the tile at `key`, or the
+ * field `pointer`), and the standings. */
+function changed({ key = null, pointer = null, every = false }) {
+  for (const kept of every ? game.towns : [town()]) {
+    Object.assign(kept, { result: null, plan: null, asked: [] });
+    kept.problems = kept.problems.filter((problem) => (key === null || problem.key !== key)
+      && (pointer === null || problem.pointer !== pointer));
+  }
+  tableChanged();
   active = null;
-  problems = problems.filter((problem) => (key === null || problem.key !== key)
-    && (pointer === null || problem.pointer !== pointer));
   save();
   render();
 }
 
 function editTile(edit) {
-  const key = game.selected;
-  const tile = edit(game.tiles[key]);
-  if (tile) game.tiles[key] = tile;
-  else delete game.tiles[key];
+  const kept = town();
+  const key = kept.selected;
+  const tile = edit(kept.tiles[key]);
+  if (tile) kept.tiles[key] = tile;
+  else delete kept.tiles[key];
   changed({ key });
 }
 
 /** Ask the referee for the town's `question` ('score' or 'plan'), and keep that it was
  * asked (to ask again on load). */
-function askAbout(question) {
-  if (!game.asked.includes(question)) game.asked.push(question);
+function askAbout(question, kept = town()) {
+  if (!kept.asked.includes(question)) kept.asked.push(question);
   save();
   return question === 'score'
-    ? send(ui.score, '/v1/foxglove-farm/score', (answer) => { result = answer; })
-    : send(ui.planButton, '/v1/foxglove-farm/final-round/plan', (answer) => { plan = answer; });
+    ? send(kept, ui.score, '/v1/foxglove-farm/score', (answer) => { kept.result = answer; })
+    : send(kept, ui.planButton, '/v1/foxglove-farm/final-round/plan', (answer) => { kept.plan = answer; });
 }
 
-async function send(button, path, show) {
-  sentTown = townOf();
-  const outcome = await call(button, path, sentTown);
+/** Keep `problems` as the refusals of `kept`'s town (pointers into it), each on the
+ * square of the tile it names; the first such square is chosen. */
+function refuse(kept, problems) {
+  kept.problems = problems.map((problem) => {
+    const [, head, index] = (problem.pointer ?? '').split('/');
+    return { ...problem, key: head === 'tiles' ? kept.sent[index] ?? null : null };
+  });
+  const refused = kept.problems.find((problem) => problem.key);
+  if (refused) kept.selected = refused.key;
+}
+
+async function send(kept, button, path, show) {
+  kept.sentTown = townOf(kept);
+  const outcome = await call(button, path, kept.sentTown);
   if (!outcome) return;
   active = null;
-  problems = (outcome.problems ?? []).map((problem) => {
-    const [, head, index] = (problem.pointer ?? '').split('/');
-    return { ...problem, key: head === 'tiles' ? sent[index] ?? null : null };
-  });
-  const refused = problems.find((problem) => problem.key);
-  if (refused) game.selected = refused.key;
+  refuse(kept, outcome.problems ?? []);
   show(outcome.answer ?? null);
+  render();
+}
+
+/** Rank the players' towns; a refusal is shown on the town (and tile) it names. */
+async function rank() {
+  game.ranked = true;
+  save();
+  const players = game.towns.map((kept, k) => ({ name: playerName(kept, k), town: townOf(kept, false) }));
+  const outcome = await call(ui.rank, '/v1/foxglove-farm/rank', { players });
+  if (!outcome) return;
+  const refusals = game.towns.map(() => []);
+  for (const { pointer = '', detail } of outcome.problems ?? []) {
+    const [, seat, inside] = SEAT.exec(pointer) ?? [];
+    refusals[seat in refusals ? seat : game.current].push({ pointer: seat in refusals ? inside : pointer, detail });
+  }
+  game.towns.forEach((kept, k) => refuse(kept, refusals[k]));
+  standings = outcome.answer ?? null;
   render();
 }
 
@@ -354,6 +468,14 @@ function buildControls() {
         if (count > 0) tile.goods[good] = count;
         else delete tile.goods[good];
         return tile;
+      }),
+    }),
+    el('input', {
+      type: 'text', inputmode: 'numeric', class: 'doubt', 'data-doubt': good, 'data-key': `doubt-${good}`,
+      placeholder: '?', 'aria-label': t('ff.doubt', { good: goodName(good, 2) }), autocomplete: 'off',
+      oninput: (event) => editTile((tile) => {
+        const others = event.target.value.split(/[\s,;]+/).filter(Boolean).map(Number).filter(Number.isInteger);
+        return { ...tile, doubts: { ...tile.doubts, [good]: others } };
       }),
     }))));
   rebuild(ui.sides, ...SIDES.map((side) => el('button', {
@@ -379,6 +501,13 @@ async function loadCatalog() {
   }
 }
 
+/** What the referee was asked before the page was (re)loaded, asked again: each town's
+ * questions, then the standings. */
+async function askAgain() {
+  await Promise.all(game.towns.flatMap((kept) => kept.asked.map((question) => askAbout(question, kept))));
+  if (game.ranked) await rank();
+}
+
 export function init() {
   for (const [key, id] of Object.entries({
     town: 'ff-town', editor: 'ff-editor', editorTitle: 'ff-editor-title',
@@ -386,10 +515,12 @@ export function init() {
     buildingFields: 'ff-building-fields', trailFields: 'ff-trail-fields', goods: 'ff-goods',
     sides: 'ff-sides', variant: 'ff-variant', track: 'ff-track', score: 'ff-score',
     planButton: 'ff-plan', problems: 'ff-problems', summary: 'ff-summary', lines: 'ff-lines',
-    plan: 'ff-plan-result', reset: 'ff-reset',
+    plan: 'ff-plan-result', reset: 'ff-reset', tabs: 'ff-tabs', panel: 'ff-panel',
+    add: 'ff-add-player', remove: 'ff-remove-player', name: 'ff-name', rank: 'ff-rank',
+    standings: 'ff-standings',
   })) ui[key] = document.getElementById(id);
   ui.kinds = [...document.querySelectorAll('input[name="ff-kind"]')];
-  game = { ...fresh(), ...loadSaved(SAVED, {}) };
+  game = restored(loadSaved(SAVED, {}));
 
   buildControls();
   for (const radio of ui.kinds) {
@@ -402,18 +533,41 @@ export function init() {
   ui.building.addEventListener('input', () => editTile((tile) => ({ ...tile, building: ui.building.value })));
   ui.variant.addEventListener('change', () => {
     game.variant = ui.variant.value;
-    changed({ pointer: '/variant' });
+    changed({ pointer: '/variant', every: true });
   });
   ui.track.addEventListener('input', () => {
-    game.track = ui.track.value;
+    town().track = ui.track.value;
     changed({ pointer: '/score_track' });
+  });
+  ui.name.addEventListener('input', () => {
+    town().name = ui.name.value;
+    tableChanged();
+    save();
+    render();
+  });
+  tabKeys(ui.tabs);
+  ui.add.addEventListener('click', () => {
+    game.towns.push(newTown());
+    game.current = game.towns.length - 1;
+    tableChanged();
+    save();
+    render();
+    ui.name.focus();
+  });
+  ui.remove.addEventListener('click', () => {
+    if (!window.confirm(t('ff.confirm_remove', { name: playerName(town(), game.current) }))) return;
+    game.towns.splice(game.current, 1);
+    game.current = Math.max(0, game.current - 1);
+    tableChanged();
+    save();
+    render();
   });
   ui.score.addEventListener('click', () => askAbout('score'));
   ui.planButton.addEventListener('click', () => askAbout('plan'));
+  ui.rank.addEventListener('click', rank);
   ui.reset.addEventListener('click', () => {
     if (!window.confirm(t('action.confirm_new'))) return;
     game = fresh();
-    problems = [];
     changed({});
   });
   onLanguageChange(() => {
@@ -422,5 +576,5 @@ export function init() {
   });
   render();
   loadCatalog();
-  for (const question of game.asked) askAbout(question);
+  askAgain();
 }

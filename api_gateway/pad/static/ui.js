@@ -157,3 +157,51 @@ export function loadSaved(key, fallback) {
     return fallback;
   }
 }
+
+/** Draw in `tablist` a tab per player of `names` (ids `<prefix>-player-<k>`; those of
+ * `refused` marked), the `current` one selected and naming `panel`; `choose(k)` on a tap. */
+export function playerTabs({ tablist, panel, prefix, names, refused, current, choose }) {
+  const tabs = names.map((name, k) => el('button', {
+    type: 'button', role: 'tab', id: `${prefix}-player-${k}`, 'aria-controls': panel.id,
+    'data-key': `player-${k}`, class: refused[k] ? 'refused' : null, text: name,
+    onclick: () => choose(k),
+  }));
+  rebuild(tablist, ...tabs);
+  selectTab(tabs, tabs[current]);
+  panel.setAttribute('aria-labelledby', `${prefix}-player-${current}`);
+}
+
+export const winnersWords = (winners) => t(winners.length > 1 ? 'dfm.winners_many' : 'dfm.winners',
+  { names: winners.join(', ') });
+
+/** The referee's ranking as a table: each place and name, then `columns` (each `[field,
+ * heading's key]`) as the referee answered; its winners, and `note` (the tie-breaks). */
+export function rankingTable({ standings, winners }, columns, note) {
+  const head = ['dfm.place', 'dfm.player_name', ...columns.map(([, key]) => key)];
+  const rows = standings.map((s) => el('tr', {},
+    el('td', { text: String(s.place) }), el('th', { scope: 'row', text: s.name }),
+    ...columns.map(([field]) => el('td', { text: String(s[field]) }))));
+  return [
+    el('table', {},
+      el('caption', { text: t('dfm.standings') }),
+      el('thead', {}, el('tr', {}, ...head.map((key) => el('th', { scope: 'col', text: t(key) })))),
+      el('tbody', {}, ...rows)),
+    el('p', { class: 'winners', text: winnersWords(winners) }),
+    el('p', { class: 'note', text: note })];
+}
+
+/** A doubtful reading's answer (`uncertainty`): its range of totals, and `checks`, the
+ * places it says decide the total (spaces or goods counts), each named by `name(place)`
+ * with its totals reading by reading, and chosen by `choose(place)`. */
+export function uncertaintyView({ id, uncertainty, checks, name, choose }) {
+  return el('div', { class: 'uncertainty', id },
+    el('p', { class: 'range', text: t('doubt.range', {
+      lowest: uncertainty.lowest_total, highest: uncertainty.highest_total,
+      likely: uncertainty.likely_total, readings: uncertainty.readings }) }),
+    el('p', { text: t(checks.length ? 'doubt.check' : 'doubt.check_none') }),
+    checks.length ? el('ul', { class: 'checks-list' }, ...checks.map((place) => el('li', {},
+      el('button', {
+        type: 'button', 'data-key': `check-${place.pointer}`, onclick: () => choose(place),
+        text: `${name(place)}: ${t('doubt.totals', { totals: place.totals.join(', ') })}`,
+      })))) : null);
+}
