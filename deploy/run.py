@@ -6,7 +6,7 @@ on free loopback ports, which the gateway balances calls over; an engine that ex
 started again on its address, and the log says so. nginx (Debian's nginx-light,
 installed with apt-get when missing and this is root) listens on the public address and
 buffers every request before gunicorn sees it (see ``deploy/proxy.py``); without it the
-gateway runs on gunicorn alone, with a warning. Ctrl-C (or SIGTERM) stops them from the
+gateway runs on gunicorn alone, with a warning. Ctrl-C (or SIGTERM, or the terminal closing: SIGHUP) stops them from the
 outside in (``deploy/stack.py``), so requests already accepted are answered. Their logs
 are plain text lines on a terminal and JSON lines otherwise, unless ``REFEREE_LOG_FORMAT``
 says which.
@@ -20,6 +20,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from deploy.bootstrap import ensure_environment  # noqa: E402
@@ -38,9 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     python = ensure_environment(extras=())
     nginx = ensure_nginx()
     if not nginx:
-        print("referee: WARNING: running gunicorn without the nginx proxy in front: slow "
-              "clients can exhaust its threads; install nginx-light", file=sys.stderr,
-              flush=True)
+        _say("WARNING: running gunicorn without the nginx proxy in front: slow clients can "
+             "exhaust its threads; install nginx-light")
     env = {"REFEREE_LOG_FORMAT": "text" if sys.stderr.isatty() else "json", **os.environ,
            "PYTHONUNBUFFERED": "1"}
     stop = False
@@ -49,32 +49,42 @@ def main(argv: list[str] | None = None) -> int:
         nonlocal stop
         stop = True
 
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
+    # A closed terminal sends SIGHUP: stop the children then too, or they outlive it.
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, on_signal)
     try:
         stack = Stack.start(str(python), env, echo=True, nginx=nginx, engines=args.engines,
                             bind=env.get("REFEREE_GATEWAY_BIND", "127.0.0.1:8080"),
                             engine_address=env.get("REFEREE_ENGINE_ADDRESS", "127.0.0.1:50051"))
     except RuntimeError as error:  # a process that did not start (a port taken, ...)
-        print(f"referee: could not start: {error}", file=sys.stderr, flush=True)
+        _say(f"could not start: {error}")
         return 1
-    engines = "engines" if len(stack.engines) > 1 else "engine"
-    print(f"referee: {engines} on {', '.join(stack.engine_addresses)}, gateway on {stack.url} "
-          f"(score pad at {stack.url}/, docs at {stack.url}/v1/docs); Ctrl-C stops them",
-          flush=True)
-    while not stop and stack.running():
-        try:
-            for address, code in stack.restart_exited_engines():
-                print(f"referee: the engine on {address} exited ({code}); restarted it on the "
-                      "same address", file=sys.stderr, flush=True)
-        except RuntimeError as error:  # tried again on the next turn
-            print(f"referee: could not restart an engine: {error}", file=sys.stderr,
-                  flush=True)
-        time.sleep(0.2)
-    codes = stack.stop()
-    print(f"referee: stopped ({', '.join(f'{k} {v}' for k, v in codes.items())})", flush=True)
+    try:
+        engines = "engines" if len(stack.engines) > 1 else "engine"
+        _say(f"{engines} on {', '.join(stack.engine_addresses)}, gateway on {stack.url} "
+             f"(score pad at {stack.url}/, docs at {stack.url}/v1/docs); Ctrl-C stops them",
+             sys.stdout)
+        while not stop and stack.running():
+            try:
+                for address, code in stack.restart_exited_engines():
+                    _say(f"the engine on {address} exited ({code}); restarted it on the "
+                         "same address")
+            except RuntimeError as error:  # tried again on the next turn
+                _say(f"could not restart an engine: {error}")
+            time.sleep(0.2)
+    finally:  # whatever ended the loop, even an error: no child outlives run.py
+        codes = stack.stop()
+    _say(f"stopped ({', '.join(f'{k} {v}' for k, v in codes.items())})", sys.stdout)
     return 0 if stop else 1
 
+
+def _say(line: str, stream: TextIO | None = None) -> None:
+    """Print a ``referee:`` line (on stderr unless ``stream``); a terminal gone (closed,
+    its pipe broken) is no reason to stop otherwise than asked."""
+    try:
+        print(f"referee: {line}", file=stream or sys.stderr, flush=True)
+    except OSError:
+        pass
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -60,8 +60,11 @@ class Process:
             if self.keep_lines:
                 self.lines.append(line)
             if self.echo:
-                sys.stdout.write(line)
-                sys.stdout.flush()
+                try:
+                    sys.stdout.write(line)
+                    sys.stdout.flush()
+                except OSError:  # the terminal is gone: read on, or the child blocks
+                    self.echo = False
 
     def wait_for(self, pattern: str) -> re.Match[str]:
         """The first output line that matches ``pattern``; fails if the process exits or
