@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from deploy import stack as stack_module
@@ -25,6 +25,8 @@ class QuickStart:
     run: subprocess.Popen[bytes]
     output: int
     """The reading end of run.py's stdout and stderr (the pty's master on a terminal)."""
+    processes: set[int] = field(default_factory=set)
+    """What run.py had started when it said it was ready, and what those started."""
 
     def lines_until_ready(self) -> list[str]:
         """The lines printed up to the one saying the service is ready, that one included."""
@@ -34,6 +36,7 @@ class QuickStart:
                 lines.append(line.rstrip("\r\n"))
                 if READY in line:
                     break
+        self.processes = descendants(self.run.pid)
         return lines
 
     def close_output(self) -> None:
@@ -45,7 +48,7 @@ class QuickStart:
 @contextmanager
 def quick_start(on_a_terminal: bool) -> Iterator[QuickStart]:
     """run.py on free loopback ports, one gateway worker; killed, with every process it
-    started, if a test leaves it running."""
+    had started when ready, if a test leaves any running (as run.py did on SIGHUP)."""
     reader, writer = pty.openpty() if on_a_terminal else os.pipe()
     run = subprocess.Popen(
         [sys.executable, str(Path(stack_module.REPO_ROOT) / "deploy" / "run.py")],
@@ -58,10 +61,9 @@ def quick_start(on_a_terminal: bool) -> Iterator[QuickStart]:
     try:
         yield started
     finally:
-        leftover = descendants(run.pid)
         run.kill()
         run.wait()
-        for pid in leftover:
+        for pid in alive(started.processes, within=0):
             try:
                 os.kill(pid, 9)
             except ProcessLookupError:

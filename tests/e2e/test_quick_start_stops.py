@@ -8,7 +8,7 @@ import signal
 
 import requests
 
-from .quick_start import alive, descendants, quick_start
+from .quick_start import alive, quick_start
 
 STOPPED_WITHIN_SECONDS = 60
 """Longer than a graceful stop of the three takes; far shorter than a hung child's."""
@@ -19,12 +19,11 @@ LOGGED_REQUESTS = 2000
 def test_closing_the_terminal_stops_every_process_the_quick_start_started() -> None:
     with quick_start(on_a_terminal=True) as started:
         started.lines_until_ready()
-        started_processes = descendants(started.run.pid)
         started.close_output()
         started.run.send_signal(signal.SIGHUP)  # what a terminal sends when it closes
         started.run.wait(timeout=STOPPED_WITHIN_SECONDS)
-        assert started_processes, "the quick start started no process"
-        assert not alive(started_processes)
+        assert started.processes, "the quick start started no process"
+        assert not alive(started.processes)
 
 
 def test_the_service_answers_and_stops_after_its_terminal_stopped_reading() -> None:
@@ -34,7 +33,6 @@ def test_the_service_answers_and_stops_after_its_terminal_stopped_reading() -> N
         ready = started.lines_until_ready()[-1]
         url = re.search(r"gateway on (\S+)", ready)
         assert url, ready
-        started_processes = descendants(started.run.pid)
         started.close_output()
         with requests.Session() as session:
             answers = [session.get(f"{url[1]}/healthz", timeout=10).status_code
@@ -42,4 +40,4 @@ def test_the_service_answers_and_stops_after_its_terminal_stopped_reading() -> N
         assert set(answers) == {200}
         started.run.send_signal(signal.SIGINT)
         started.run.wait(timeout=STOPPED_WITHIN_SECONDS)
-        assert not alive(started_processes)
+        assert not alive(started.processes)
