@@ -6,15 +6,16 @@ on free loopback ports, which the gateway balances calls over; an engine that ex
 started again on its address, and the log says so. nginx (Debian's nginx-light,
 installed with apt-get when missing and this is root) listens on the public address and
 buffers every request before gunicorn sees it (see ``deploy/proxy.py``); without it the
-gateway runs on gunicorn alone, with a warning. Ctrl-C (or SIGTERM, or the terminal closing: SIGHUP) stops them from the
-outside in (``deploy/stack.py``), so requests already accepted are answered. Their logs
-are plain text lines on a terminal and JSON lines otherwise, unless ``REFEREE_LOG_FORMAT``
-says which.
+gateway runs on gunicorn alone, with a warning. Ctrl-C (or SIGTERM, or SIGHUP: the
+terminal closing) stops them from the outside in (``deploy/stack.py``), so requests
+already accepted are answered. Their logs are plain text lines on a terminal and JSON
+lines otherwise, unless ``REFEREE_LOG_FORMAT`` says which.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import signal
 import sys
@@ -81,10 +82,9 @@ def main(argv: list[str] | None = None) -> int:
 def _say(line: str, stream: TextIO | None = None) -> None:
     """Print a ``referee:`` line (on stderr unless ``stream``); a terminal gone (closed,
     its pipe broken) is no reason to stop otherwise than asked."""
-    try:
+    with contextlib.suppress(OSError):
         print(f"referee: {line}", file=stream or sys.stderr, flush=True)
-    except OSError:
-        pass
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -9,9 +9,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import psutil
 
 from deploy import stack as stack_module
 
@@ -25,7 +27,7 @@ class QuickStart:
     run: subprocess.Popen[bytes]
     output: int
     """The reading end of run.py's stdout and stderr (the pty's master on a terminal)."""
-    processes: set[int] = field(default_factory=set)
+    processes: list[psutil.Process] = field(default_factory=list)
     """What run.py had started when it said it was ready, and what those started."""
 
     def lines_until_ready(self) -> list[str]:
@@ -36,7 +38,7 @@ class QuickStart:
                 lines.append(line.rstrip("\r\n"))
                 if READY in line:
                     break
-        self.processes = descendants(self.run.pid)
+        self.processes = psutil.Process(self.run.pid).children(recursive=True)
         return lines
 
     def close_output(self) -> None:
@@ -63,53 +65,24 @@ def quick_start(on_a_terminal: bool) -> Iterator[QuickStart]:
     finally:
         run.kill()
         run.wait()
-        for pid in alive(started.processes, within=0):
-            try:
-                os.kill(pid, 9)
-            except ProcessLookupError:
-                pass
+        for process in alive(started.processes, within=0):
+            with suppress(psutil.NoSuchProcess):
+                process.kill()
         if started.output >= 0:
             os.close(started.output)
 
 
-def descendants(pid: int) -> set[int]:
-    """The processes ``pid`` started, and theirs, found in /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (parent := _parent(int(entry.name))) is not None:
-            children.setdefault(parent, []).append(int(entry.name))
-    found: set[int] = set()
-    waiting = [pid]
-    while waiting:
-        for child in children.get(waiting.pop(), ()):
-            found.add(child)
-            waiting.append(child)
-    return found
-
-
-def alive(pids: set[int], within: float = 10) -> set[int]:
-    """Those of ``pids`` still running (not exited, nor a zombie) after ``within`` seconds,
-    or as soon as none is."""
+def alive(processes: list[psutil.Process], within: float = 10) -> list[psutil.Process]:
+    """Those of ``processes`` still running (not exited, nor a zombie) after ``within``
+    seconds, or as soon as none is."""
     deadline = time.monotonic() + within
-    while (running := {pid for pid in pids if _state(pid) not in (None, "Z")}) and (
-            time.monotonic() < deadline):
+    while (running := [p for p in processes if _running(p)]) and time.monotonic() < deadline:
         time.sleep(0.1)
     return running
 
 
-def _stat(pid: int) -> list[str] | None:
+def _running(process: psutil.Process) -> bool:
     try:
-        # The command's name, in parentheses, may hold spaces: the fields follow its ")".
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return None
-
-
-def _parent(pid: int) -> int | None:
-    fields = _stat(pid)
-    return int(fields[1]) if fields else None
-
-
-def _state(pid: int) -> str | None:
-    fields = _stat(pid)
-    return fields[0] if fields else None
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
