@@ -62,8 +62,8 @@ CANDIDATE_COUNT = template(
     "DOUBTFUL_CELL_CANDIDATES", "a doubtful cell lists {minimum} to {limit} candidate "
                                 "tiles, the likeliest first; got {count}")
 CANDIDATE_REPEATED = template("DOUBTFUL_CELL_REPEATED", "the same tile as candidate {index}")
-# Said by the engine's protobuf reader (engine_service/downtown_farmers_market/convert.py), declared with the rules so that the
-# gateway, which words a 422 detail again in the caller's language, knows them too.
+# Said by the engine's protobuf reader, declared with the rules so that the gateway, which
+# words a 422 detail again in the caller's language, knows them too.
 ONLY_SCORED = template("DFM_ONLY_SCORED", "only a board being scored may list candidates for a "
                                           "space; give the tile it holds")
 TILE_OR_CANDIDATES = template("DFM_TILE_OR_CANDIDATES",

@@ -53,8 +53,8 @@ SET_SIZE = template("DFM_SET_SIZE", "a set has 1 to {max} ingredients; got {coun
 LINE_COUNT = template(
     "DFM_LINE_COUNT", "must be from 1 to {max} (a line holds at most {max} ingredients); "
     "got {count}")
-# Said by the engine's protobuf reader (engine_service/downtown_farmers_market/convert.py), declared with the rules so that the
-# gateway, which words a 422 detail again in the caller's language, knows them too.
+# Said by the engine's protobuf reader, declared with the rules so that the gateway, which
+# words a 422 detail again in the caller's language, knows them too.
 NO_CHALLENGE_TYPE = template("DFM_NO_CHALLENGE_TYPE",
                              "the challenge has no type; expected one of {expected}")
 MODE_MISMATCH = choice(

@@ -116,8 +116,8 @@ COUNTED_OUT_OF_PHASE = template(
 TOO_MANY_HUTS = template("FF_TOO_MANY_HUTS", "at most {limit} huts; got {count}")
 NOT_A_HUT = template("FF_NOT_A_HUT", "row {row}, col {col} is not a Hauler's Hut of the town")
 CURRENT_PASSED = template("FF_CURRENT_PASSED", "the player whose turn it is has passed")
-# Said by the engine's protobuf reader (engine_service/foxglove_farm/convert.py), declared with the rules so that the
-# gateway, which words a 422 detail again in the caller's language, knows them too.
+# Said by the engine's protobuf reader, declared with the rules so that the gateway, which
+# words a 422 detail again in the caller's language, knows them too.
 GAME_TOWN_CATALOG = template(
     "FF_GAME_TOWN_CATALOG", "a game's buildings are defined once, in the state's \"catalog\"; "
     "a town in a game carries no catalog of its own")

@@ -60,8 +60,8 @@ CANDIDATE_COUNT = template(
     "DOUBTFUL_COUNT_CANDIDATES", "a doubtful count lists {minimum} to {limit} candidate "
                                  "counts, the likeliest first; got {count}")
 CANDIDATE_REPEATED = template("DOUBTFUL_COUNT_REPEATED", "the same count as candidate {index}")
-# Said by the engine's protobuf reader (engine_service/foxglove_farm/convert.py), declared with the rules so that the
-# gateway, which words a 422 detail again in the caller's language, knows them too.
+# Said by the engine's protobuf reader, declared with the rules so that the gateway, which
+# words a 422 detail again in the caller's language, knows them too.
 ONLY_SCORED = template("FF_ONLY_SCORED", "only a town being scored may list candidates for a "
                                          "goods count; give the count")
 COUNTED_TWICE = template("FF_COUNTED_TWICE",
