@@ -38,7 +38,7 @@ COMPILED = (
         "tallies", "model", "sets", "scoring", "validation", "state", "moves", "draft",
         "legality")),
     *(f"tabletop_rules/foxglove_farm/{name}.py" for name in (
-        "pieces", "tiles", "model", "effects", "catalog", "catalog_format", "effect_format",
+        "pieces", "tiles", "model", "catalog", "catalog_format", "effect_format",
         "_json", "routes", "town", "transcription", "transport", "scoring", "readings",
         "ranking", "processing", "production", "construction", "central_board", "game_state",
         "game_checks", "farm_game", "final_round", "json_form")),
@@ -53,8 +53,10 @@ COMPILED = (
 """What ``setup.py`` compiles, by path from the project's root: what scoring a board or
 town, listing legal moves and validating a move or transport run through. Not the
 Challenge types (``challenges.py``, with their verdicts and sentences: ``line_verdict.py``,
-``challenge_sentences.py``): a compiled dataclass keeps neither its class attributes
-(``kind``, ``rule``) nor its docstring, which
+``challenge_sentences.py``) nor Foxglove Farm's effects (``effects.py``): both games give
+each kind of value its constants as class attributes (``kind``, a Challenge type's
+``rule``, an effect's fixed ``phase``), which a compiled dataclass does not keep, not even
+declared ``ClassVar`` (mypyc/mypyc#1122), nor its docstring, which
 :mod:`tabletop_rules.downtown_farmers_market.challenge_types` reads. Of Foxglove Farm, not
 ``reasons.py`` (an enum: nothing to gain), the package's ``__init__`` (re-exports) nor the
 planner (not on those calls' path; not tried); of the engine's converters, not the games'

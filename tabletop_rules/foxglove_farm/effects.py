@@ -72,10 +72,7 @@ class Gain:
     options: tuple[Goods, ...] = (NO_GOODS,)
     points: int = 0
     rule: str = ""
-
-    @property
-    def kind(self) -> str:
-        return "gain"
+    kind = "gain"
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -97,10 +94,7 @@ class GainPerHeld:
     goods: Goods = NO_GOODS
     points: int = 0
     rule: str = ""
-
-    @property
-    def kind(self) -> str:
-        return "gain_per_held"
+    kind = "gain_per_held"
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -120,10 +114,7 @@ class BonusIfHeld:
     at_least: int
     points: int
     rule: str = ""
-
-    @property
-    def kind(self) -> str:
-        return "bonus_if_held"
+    kind = "bonus_if_held"
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -141,14 +132,8 @@ class Convert:
     goods: Goods = NO_GOODS
     points: int = 0
     rule: str = ""
-
-    @property
-    def kind(self) -> str:
-        return "convert"
-
-    @property
-    def phase(self) -> Phase:
-        return Phase.PROCESSING
+    kind = "convert"
+    phase = Phase.PROCESSING
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -170,14 +155,8 @@ class ConvertDistinct:
     count: int
     points: int
     rule: str = ""
-
-    @property
-    def kind(self) -> str:
-        return "convert_distinct"
-
-    @property
-    def phase(self) -> Phase:
-        return Phase.PROCESSING
+    kind = "convert_distinct"
+    phase = Phase.PROCESSING
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -197,14 +176,8 @@ class PerBuildingViaTrails:
 
     points: int
     rule: str = ""
-
-    @property
-    def kind(self) -> str:
-        return "per_building_via_trails"
-
-    @property
-    def phase(self) -> Phase:
-        return Phase.END_GAME
+    kind = "per_building_via_trails"
+    phase = Phase.END_GAME
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -219,14 +192,8 @@ class PerSurroundingProcessor:
     points: int
     max_points: int
     rule: str = ""
-
-    @property
-    def kind(self) -> str:
-        return "per_surrounding_processor"
-
-    @property
-    def phase(self) -> Phase:
-        return Phase.END_GAME
+    kind = "per_surrounding_processor"
+    phase = Phase.END_GAME
 
     @property
     def depicts(self) -> frozenset[Good]:
@@ -240,14 +207,8 @@ class Haul:
 
     count: int
     rule: str = ""
-
-    @property
-    def kind(self) -> str:
-        return "haul"
-
-    @property
-    def phase(self) -> Phase:
-        return Phase.TRANSPORTATION
+    kind = "haul"
+    phase = Phase.TRANSPORTATION
 
     @property
     def depicts(self) -> frozenset[Good]:
