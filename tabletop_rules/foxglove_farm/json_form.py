@@ -16,17 +16,16 @@ from typing import Any
 
 from ..messages import choice, template
 from ..problems import InvalidInputError, Path, Problem
-from ._json import (
+from ..json_reading import (
     noun,
     read_choice,
-    read_good,
-    read_goods,
     read_list,
     read_object,
     read_str,
     read_whole,
     unknown_keys,
 )
+from ._json import read_good, read_goods
 from .catalog import Catalog
 from .catalog_format import builtin_catalog, catalog_to_dict
 from .model import (
