@@ -2,25 +2,37 @@
 
 Each reader returns the value it could read (or ``None``) and appends to ``problems``
 what is wrong, with the path it was given, so a reader lists every problem at once, as
-the gateway does. Foxglove Farm's readers are made of these; they are the game-neutral
-part of what was its ``_json`` module, for Downtown Farmers Market's reader to share.
+the gateway does. Both games' ``json_form`` readers are made of these.
 
 What a reader expected is either a :func:`noun` (a fragment, "a town object", named in
 the problem's params by its key, ``what``: ``FF_NOUN_TOWN_OBJECT``, with the JSON type it
-got, ``got``: ``number``) or a whole problem template, said as it is (the gateway's
-``EXPECTED_OBJECT``, ``NOT_AN_INGREDIENT``), so a reader can word its problems the way the
-gateway does. The codes keep the ``FF_`` prefix they were first answered with: answers
-carry them.
+got, ``got``: ``number``), as Foxglove Farm words its problems, or one of the gateway's
+own problems (:data:`EXPECTED_OBJECT`, ``NOT_AN_INGREDIENT``), said as the gateway's
+schemas say it, null included (:data:`NOT_NULL`), as Downtown Farmers Market's reader
+does: its problems are then the gateway's, word for word. The nouns' codes keep the
+``FF_`` prefix they were first answered with: answers carry them.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from .messages import Param, Say, Sentence, Template, find, part, template
-from .problems import NUMBER_OUT_OF_RANGE, TOO_LONG, Path, Problem, quoted, shortened
+from .problems import (
+    NUMBER_OUT_OF_RANGE,
+    TOO_LONG,
+    InvalidInputError,
+    Path,
+    Problem,
+    quoted,
+    shortened,
+)
+
+T = TypeVar("T")
+Reader = Callable[[object, Path, list[Problem]], T]
+"""A reader of one value at a path, recording its problems: ``None`` if it has any."""
 
 
 def noun(key: str, english: str) -> Template:
@@ -64,6 +76,18 @@ UNKNOWN_KEY = template("FF_UNKNOWN_KEY", "unknown field {key} in {where}; expect
                        derive=_worded_nouns)
 
 
+# The gateway's problems with a value of the wrong JSON shape (its schemas word
+# marshmallow's messages with them: api_gateway.parsing).
+UNKNOWN_FIELD = template("UNKNOWN_FIELD",
+                         "not a field here; check the spelling against the API reference")
+REQUIRED = template("REQUIRED", "this field is required")
+NOT_NULL = template("NOT_NULL", "may not be null")
+EXPECTED_WHOLE_NUMBER = template("EXPECTED_WHOLE_NUMBER", "expected a whole number")
+EXPECTED_ARRAY = template("EXPECTED_ARRAY", "expected a JSON array")
+EXPECTED_STRING = template("EXPECTED_STRING", "expected a string")
+EXPECTED_OBJECT = template("EXPECTED_OBJECT", "expected a JSON object")
+
+
 AN_OBJECT = noun("OBJECT", "an object")
 A_LIST = noun("LIST", "a list")
 A_WHOLE_NUMBER = noun("WHOLE_NUMBER", "a whole number")
@@ -89,11 +113,13 @@ def json_type(value: object) -> str:
     return type(value).__name__
 
 
-def expected(what: Template, value: object, **about: Param) -> Sentence:
-    """The problem of a ``value`` that is not ``what``: a :func:`noun` (its own params
-    ``about``) worded with what ``value`` is, or a problem template said as it is."""
+def expected(what: Template, value: object, path: Path, **about: Param) -> Sentence:
+    """The problem of a ``value`` at ``path`` that is not ``what``: a :func:`noun` (its
+    own params ``about``) worded with what ``value`` is, or a gateway's problem said as it
+    is (or, for null anywhere but the whole document, :data:`NOT_NULL`, as the gateway
+    says of a field)."""
     if not what.part:
-        return what()
+        return NOT_NULL() if value is None and path else what()
     return EXPECTED(what=what.key, got=json_type(value), **about)
 
 
@@ -101,7 +127,7 @@ def read_object(value: object, path: Path, problems: list[Problem],
                 what: Template = AN_OBJECT) -> Mapping[str, Any] | None:
     if isinstance(value, Mapping):
         return value
-    problems.append(Problem(path, expected(what, value)))
+    problems.append(Problem(path, expected(what, value, path)))
     return None
 
 
@@ -109,7 +135,7 @@ def read_list(value: object, path: Path, problems: list[Problem],
               what: Template = A_LIST) -> list[Any] | None:
     if isinstance(value, list | tuple):
         return list(value)
-    problems.append(Problem(path, expected(what, value)))
+    problems.append(Problem(path, expected(what, value, path)))
     return None
 
 
@@ -134,9 +160,19 @@ def read_whole(value: object, path: Path, problems: list[Problem], low: int, hig
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         problems.append(Problem(path, EXPECTED_IN_RANGE(
-            what=what.key, min=low, max=high, got=json_type(value)) if what.part else what()))
+            what=what.key, min=low, max=high, got=json_type(value)) if what.part
+            else expected(what, value, path)))
         return None
     return value
+
+
+def read_integer(value: object, path: Path, problems: list[Problem]) -> int | None:
+    """A JSON integer read as strictly as the gateway reads one (neither ``3.0`` nor
+    ``true``); its range is the rules' to judge."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    problems.append(Problem(path, expected(EXPECTED_WHOLE_NUMBER, value, path)))
+    return None
 
 
 def out_of_range(value: int, path: Path, low: int, high: int) -> Problem | None:
@@ -151,7 +187,7 @@ def read_str(value: object, path: Path, problems: list[Problem],
     """A string, at most ``max_length`` characters unless that is ``None`` (a rules check
     then judges its length)."""
     if not isinstance(value, str):
-        problems.append(Problem(path, expected(what, value)))
+        problems.append(Problem(path, expected(what, value, path)))
         return None
     problem = None if max_length is None else too_long(value, path, max_length)
     if problem is not None:
@@ -174,15 +210,17 @@ def read_choice(value: object, path: Path, problems: list[Problem],
     options = tuple(choices)
     if isinstance(value, str) and value in options:
         return value
-    problems.append(Problem(path, _not_one_of(value, what, options, about)))
+    problems.append(Problem(path, _not_one_of(value, path, what, options, about)))
     return None
 
 
-def _not_one_of(value: object, what: Template, options: tuple[str, ...],
+def _not_one_of(value: object, path: Path, what: Template, options: tuple[str, ...],
                 about: Mapping[str, Param]) -> Sentence:
     """A noun's "not one of" problem, or the gateway's (:func:`.not_one_of`), which quotes
-    a value that is no string as its JSON."""
+    a value that is no string as its JSON (and says null is :data:`NOT_NULL`)."""
     if not what.part:
+        if value is None and path:
+            return NOT_NULL()
         shown = quoted(value) if isinstance(value, str) else shortened(json.dumps(value))
         return what(value=shown, expected=options)
     if isinstance(value, str):
@@ -200,3 +238,45 @@ def unknown_keys(obj: Mapping[str, Any], allowed: Iterable[str], path: Path,
             problems.append(Problem((*path, key), UNKNOWN_KEY(
                 key=quoted(key), where=where.key, expected=known, **about)
                 if where.part else where()))
+
+
+def read_each(value: object, path: Path, problems: list[Problem],
+              reader: Reader[T]) -> list[T] | None:
+    """A JSON array whose items ``reader`` reads, each at its index; ``None`` if the array
+    or any item has a problem (an item may read as ``None``: an empty space)."""
+    items = read_list(value, path, problems, EXPECTED_ARRAY)
+    if items is None:
+        return None
+    before = len(problems)
+    read = [reader(item, (*path, i), problems) for i, item in enumerate(items)]
+    return read if len(problems) == before else None
+
+
+def read_fields(value: object, path: Path, problems: list[Problem],
+                readers: Mapping[str, Reader[Any]],
+                defaults: Mapping[str, object] | None = None) -> dict[str, Any] | None:
+    """A JSON object read as the gateway's schemas read one: each field its reader
+    reads, a field without a default :data:`REQUIRED`, a key with no reader an
+    :data:`UNKNOWN_FIELD`; ``None`` if any has a problem. A field left out takes its
+    default as it is (unread)."""
+    obj = read_object(value, path, problems, EXPECTED_OBJECT)
+    if obj is None:
+        return None
+    before = len(problems)
+    unknown_keys(obj, readers, path, problems, UNKNOWN_FIELD)
+    fields = {}
+    for key, reader in readers.items():
+        if key in obj:
+            fields[key] = reader(obj[key], (*path, key), problems)
+        elif defaults is not None and key in defaults:
+            fields[key] = defaults[key]
+        else:
+            problems.append(Problem((*path, key), REQUIRED()))
+    return fields if len(problems) == before else None
+
+
+def refuse(problems: list[Problem], path: Path = ()) -> None:
+    """Raise :class:`.InvalidInputError` with every problem found, if there is one, each
+    seen from a document that nests the one read under ``path``."""
+    if problems:
+        raise InvalidInputError([p.under(*path) for p in problems])
