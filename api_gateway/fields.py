@@ -27,9 +27,10 @@ import marshmallow as ma
 from google.protobuf.descriptor import EnumDescriptor
 from google.protobuf.message import Message
 
-from tabletop_rules.messages import Template, template
+from tabletop_rules.messages import template
 from tabletop_rules.names import Names
-from tabletop_rules.problems import not_one_of, not_one_of_like, quoted, shortened
+from tabletop_rules.json_reading import EXPECTED_OBJECT
+from tabletop_rules.problems import give_the, not_one_of, not_one_of_like, quoted, shortened
 
 from .compiled import (
     Compiler,
@@ -96,7 +97,6 @@ def whole_number(minimum: int = 0, maximum: int = INT32_MAX, *,
 
 
 OUT_OF_RANGE = template("OUT_OF_RANGE", "expected a whole number from {min} to {max}")
-EXPECTED_OBJECT = template("EXPECTED_OBJECT", "expected a JSON object")
 
 
 class WholeNumberRange(ma.validate.Range):
@@ -107,18 +107,6 @@ class WholeNumberRange(ma.validate.Range):
 
     def _format_error(self, value: Any, message: str) -> str:
         return OUT_OF_RANGE(min=self.min, max=self.max)
-
-
-def _noun_code(noun: str) -> str:
-    """``"an ingredient"`` -> ``INGREDIENT``: what a code says of a noun."""
-    return noun.split(" ", 1)[-1].upper().replace(" ", "_")
-
-
-def give_the(noun: str) -> Template:
-    """The problem of a tagged object without its tag (GIVE_THE_CHALLENGE_TYPE...)."""
-    kind = noun.split(" ", 1)[-1]  # drop "a"/"an"
-    return template(f"GIVE_THE_{_noun_code(noun)}",
-                    f"give the {kind}; expected one of {{expected}}")
 
 
 class _Unreadable:

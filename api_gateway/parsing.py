@@ -20,10 +20,18 @@ from flask import Request
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from tabletop_rules.json_reading import (
+    EXPECTED_ARRAY,
+    EXPECTED_OBJECT,
+    EXPECTED_STRING,
+    EXPECTED_WHOLE_NUMBER,
+    NOT_NULL,
+    REQUIRED,
+    UNKNOWN_FIELD,
+)
 from tabletop_rules.messages import Sentence, template
 from tabletop_rules.problems import EXPECTED_BOOLEAN, Path, json_pointer, quoted, worded
 
-from .fields import EXPECTED_OBJECT
 from .problems import (
     FieldProblem,
     answer_template,
@@ -237,14 +245,6 @@ def pointers(messages: Any, path: tuple[str | int, ...] = ()) -> list[FieldProbl
     return [FieldProblem(json_pointer(path), _humane(str(messages)))]
 
 
-UNKNOWN_FIELD = template("UNKNOWN_FIELD",
-                         "not a field here; check the spelling against the API reference")
-REQUIRED = template("REQUIRED", "this field is required")
-NOT_NULL = template("NOT_NULL", "may not be null")
-EXPECTED_WHOLE_NUMBER = template("EXPECTED_WHOLE_NUMBER", "expected a whole number")
-EXPECTED_ARRAY = template("EXPECTED_ARRAY", "expected a JSON array")
-EXPECTED_STRING = template("EXPECTED_STRING", "expected a string")
-
 _MARSHMALLOW = {
     "Unknown field.": UNKNOWN_FIELD,
     "Missing data for required field.": REQUIRED,
@@ -257,7 +257,7 @@ _MARSHMALLOW = {
     "Not a valid boolean.": EXPECTED_BOOLEAN,
 }
 """marshmallow's few terse messages, and the templates saying them the way the rest of
-our messages are."""
+our messages are (the rules' own JSON readers word the same problems with them)."""
 
 
 def _humane(message: str) -> str:

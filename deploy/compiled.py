@@ -34,6 +34,7 @@ from tabletop_rules.settings import Setting
 COMPILED = (
     "tabletop_rules/problems.py",
     "tabletop_rules/deadline.py",
+    "tabletop_rules/json_reading.py",
     *(f"tabletop_rules/downtown_farmers_market/{name}.py" for name in (
         "tallies", "model", "sets", "scoring", "validation", "state", "moves", "draft",
         "legality")),

@@ -97,6 +97,15 @@ def not_one_of(noun: str) -> Template:
     return template(code, f"{{value}} is not {noun}; expected one of {{expected}}")
 
 
+def give_the(noun: str) -> Template:
+    """The problem of a tagged object without its tag (``GIVE_THE_CHALLENGE_TYPE``: "give
+    the challenge type; expected one of {expected}"), said alike by the gateway's JSON
+    reader and the rules' own."""
+    kind = noun.split(" ", 1)[-1]  # drop "a"/"an"
+    return template(f"GIVE_THE_{'_'.join(kind.upper().split())}",
+                    f"give the {kind}; expected one of {{expected}}")
+
+
 def not_one_of_like(noun: str) -> Template:
     """:func:`not_one_of` for a near miss, with the nearest names (``like``: "{value} is
     not an ingredient; did you mean egg? ...")."""

@@ -1,181 +1,20 @@
-"""Reading the contract's JSON form: small checks that record a Problem and carry on.
-
-Each reader returns the value it could read (or ``None``) and appends to ``problems``
-what is wrong, with the path it was given, so a validator lists every problem at once.
-
-What a reader expected is a :func:`noun` (a fragment of its own, "a town object"), named
-in the problem's params by its key (``what``: ``FF_NOUN_TOWN_OBJECT``) and worded in the
-answer's language; what it got instead is a JSON type (``got``: ``number``), worded too.
+"""Foxglove Farm's own readers of the contract's JSON form (goods), on the shared
+:mod:`tabletop_rules.json_reading`, whose readers the game's modules take from here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
-
-from ..messages import Param, Say, Sentence, Template, find, part, template
-from ..problems import NUMBER_OUT_OF_RANGE, TOO_LONG, Path, Problem, not_one_of, quoted
+from ..json_reading import EXPECTED, noun, read_choice, read_int, read_object, read_whole
+from ..problems import Path, Problem, not_one_of, quoted
 from .pieces import GOODS, Good, Goods
 
+__all__ = ["EXPECTED", "read_good", "read_goods"]
+"""``EXPECTED`` as the engine's town reader has taken it from here."""
+
 GOOD_NAMES = ", ".join(g.value for g in GOODS)
-
-
-def noun(key: str, english: str) -> Template:
-    """What a reader expects (``english``, "a town object"), as a fragment keyed
-    ``FF_NOUN_<key>`` that its problem's params name. It may name params of its own
-    ("a {kind} effect"), given with the reader's."""
-    return part(f"FF_NOUN_{key}", english)
-
-
-_TYPES = {name: part(f"JSON_TYPE_{name.upper().replace(' ', '_')}", english) for name, english in (
-    ("null", "null"), ("boolean", "a boolean"), ("number", "a number"),
-    ("fractional number", "a fractional number"), ("string", "a string"), ("list", "a list"),
-    ("object", "an object"))}
-"""The JSON types a reader names what it got by (:func:`json_type`), each worded."""
-
-
-def _worded_nouns(params: Mapping[str, Any], say: Say) -> dict[str, str]:
-    """The fields a reader's problem words from its params: what it expected (``what``,
-    ``where``: a :func:`noun`'s key) and the JSON type it got (``got``)."""
-    derived = {}
-    for name in ("what", "where"):
-        if name in params:
-            made = find(str(params[name]))
-            assert made is not None, params[name]
-            derived[name] = say(made, **params)
-    if "got" in params:
-        got = _TYPES.get(str(params["got"]))
-        derived["got"] = say(got) if got is not None else str(params["got"])
-    return derived
-
-
-# The problems' sentences, each named by its code, its format fields its params.
-EXPECTED = template("FF_EXPECTED", "expected {what}; got {got}", derive=_worded_nouns)
-EXPECTED_IN_RANGE = template("FF_EXPECTED_IN_RANGE", "expected {what} from {min} to {max}; "
-                             "got {got}", derive=_worded_nouns)
-NOT_ONE_OF = template("FF_NOT_ONE_OF", "{value} is not {what}; expected one of {expected}",
-                      derive=_worded_nouns)
-NOT_ONE_OF_TYPE = template("FF_NOT_ONE_OF_TYPE", "{got} is not {what}; expected one of "
-                                                 "{expected}", derive=_worded_nouns)
 NOT_A_GOODS_TYPE = not_one_of("a goods type")
-UNKNOWN_KEY = template("FF_UNKNOWN_KEY", "unknown field {key} in {where}; expected {expected}",
-                       derive=_worded_nouns)
-
-
-AN_OBJECT = noun("OBJECT", "an object")
-A_LIST = noun("LIST", "a list")
-A_WHOLE_NUMBER = noun("WHOLE_NUMBER", "a whole number")
-A_STRING = noun("STRING", "a string")
 A_GOODS_TYPE = noun("GOODS_TYPE", "a goods type")
 GOODS_COUNTS = noun("GOODS_COUNTS", f"an object of goods counts ({GOOD_NAMES})")
-
-
-def json_type(value: object) -> str:
-    """The JSON type of ``value``, as a reader's problem names what it got."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "number"
-    if isinstance(value, float):
-        return "fractional number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "list"
-    if isinstance(value, Mapping):
-        return "object"
-    return type(value).__name__
-
-
-def expected(what: Template, value: object, **about: Param) -> Sentence:
-    """The problem of a ``value`` that is not ``what`` (a :func:`noun`, its own params
-    ``about``)."""
-    return EXPECTED(what=what.key, got=json_type(value), **about)
-
-
-def read_object(value: object, path: Path, problems: list[Problem],
-                what: Template = AN_OBJECT) -> Mapping[str, Any] | None:
-    if isinstance(value, Mapping):
-        return value
-    problems.append(Problem(path, expected(what, value)))
-    return None
-
-
-def read_list(value: object, path: Path, problems: list[Problem],
-              what: Template = A_LIST) -> list[Any] | None:
-    if isinstance(value, list | tuple):
-        return list(value)
-    problems.append(Problem(path, expected(what, value)))
-    return None
-
-
-def read_int(value: object, path: Path, problems: list[Problem], low: int, high: int,
-             what: Template = A_WHOLE_NUMBER) -> int | None:
-    """A whole number from ``low`` to ``high``; ``3.0`` is accepted as 3, ``True`` is not."""
-    number = read_whole(value, path, problems, low, high, what)
-    if number is None:
-        return None
-    problem = out_of_range(number, path, low, high)
-    if problem is not None:
-        problems.append(problem)
-        return None
-    return number
-
-
-def read_whole(value: object, path: Path, problems: list[Problem], low: int, high: int,
-               what: Template = A_WHOLE_NUMBER) -> int | None:
-    """A whole number whose range a rules check judges (``low`` and ``high`` only word
-    the problem); ``3.0`` is accepted as 3, ``True`` is not."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        problems.append(Problem(path, EXPECTED_IN_RANGE(what=what.key, min=low, max=high,
-                                                        got=json_type(value))))
-        return None
-    return value
-
-
-def out_of_range(value: int, path: Path, low: int, high: int) -> Problem | None:
-    """The problem with a number outside ``low`` to ``high``, if it is."""
-    if low <= value <= high:
-        return None
-    return Problem(path, NUMBER_OUT_OF_RANGE(min=low, max=high, value=quoted(value)))
-
-
-def read_str(value: object, path: Path, problems: list[Problem],
-             what: Template = A_STRING, max_length: int | None = 200) -> str | None:
-    """A string, at most ``max_length`` characters unless that is ``None`` (a rules check
-    then judges its length)."""
-    if not isinstance(value, str):
-        problems.append(Problem(path, expected(what, value)))
-        return None
-    problem = None if max_length is None else too_long(value, path, max_length)
-    if problem is not None:
-        problems.append(problem)
-        return None
-    return value
-
-
-def too_long(text: str, path: Path, max_length: int) -> Problem | None:
-    """The problem with a string longer than ``max_length`` characters, if it is."""
-    if len(text) <= max_length:
-        return None
-    return Problem(path, TOO_LONG(limit=max_length, length=len(text)))
-
-
-def read_choice(value: object, path: Path, problems: list[Problem],
-                choices: Iterable[str], what: Template, **about: Param) -> str | None:
-    """One of ``choices``; ``what`` (a :func:`noun`) and its params ``about`` say what."""
-    options = tuple(choices)
-    if isinstance(value, str) and value in options:
-        return value
-    problems.append(Problem(path, NOT_ONE_OF(
-        value=quoted(value), what=what.key, expected=options, **about)
-        if isinstance(value, str) else NOT_ONE_OF_TYPE(
-        got=json_type(value), what=what.key, expected=options, **about)))
-    return None
 
 
 def read_good(value: object, path: Path, problems: list[Problem]) -> Good | None:
@@ -207,12 +46,3 @@ def read_goods(value: object, path: Path, problems: list[Problem], max_each: int
     return Goods.of(counts) if ok else None
 
 
-def unknown_keys(obj: Mapping[str, Any], allowed: Iterable[str], path: Path,
-                 problems: list[Problem], where: Template, **about: Param) -> None:
-    """A problem for each key of ``obj`` not in ``allowed`` (a likely typo); ``where``
-    (a :func:`noun`) and its params ``about`` name the object."""
-    known = tuple(allowed)
-    for key in obj:
-        if key not in known:
-            problems.append(Problem((*path, key), UNKNOWN_KEY(
-                key=quoted(key), where=where.key, expected=known, **about)))

@@ -25,16 +25,16 @@ from typing import Any
 
 from ..messages import template
 from ..problems import EXPECTED_BOOLEAN, InvalidInputError, Path, Problem, quoted
-from ._json import (
+from ..json_reading import (
     noun,
     read_choice,
-    read_goods,
     read_int,
     read_list,
     read_object,
     read_str,
     unknown_keys,
 )
+from ._json import read_goods
 from .catalog import (
     CATALOG_DOC,
     MAX_DEFINITIONS,

@@ -11,17 +11,16 @@ from typing import Any
 
 from ..messages import choice, template
 from ..problems import Path, Problem
-from ._json import (
+from ..json_reading import (
     noun,
     read_choice,
-    read_good,
-    read_goods,
     read_int,
     read_list,
     read_object,
     read_str,
     unknown_keys,
 )
+from ._json import read_good, read_goods
 from .catalog import MAX_EFFECTS, MAX_GOODS_PER_TYPE, MAX_POINTS, MAX_SLOTS
 from .effects import (
     BonusIfHeld,

@@ -16,7 +16,7 @@ from typing import Any
 from ..messages import Say, choice, template
 from ..players import MAX_PLAYERS, name_problems
 from ..problems import Path, Problem, quoted
-from ._json import out_of_range
+from ..json_reading import out_of_range
 from .catalog import Catalog
 from .catalog_format import builtin_catalog, builtin_catalog_version
 from .central_board import (

@@ -16,17 +16,17 @@ from typing import Any
 
 from ..messages import choice, template
 from ..problems import InvalidInputError, Path, Problem
-from ._json import (
+from ..json_reading import (
     noun,
     read_choice,
-    read_good,
-    read_goods,
     read_list,
     read_object,
     read_str,
     read_whole,
+    refuse,
     unknown_keys,
 )
+from ._json import read_good, read_goods
 from .catalog import Catalog
 from .catalog_format import builtin_catalog, catalog_to_dict
 from .model import (
@@ -95,11 +95,6 @@ GIVE_COORDINATE = choice("FF_GIVE_COORDINATE", lambda p: str(p["key"]),
                          row="give the tile's row", col="give the tile's col")
 
 
-def _raise(problems: list[Problem], path: Path) -> None:
-    if problems:
-        raise InvalidInputError([p.under(*path) for p in problems])
-
-
 # -- towns ----------------------------------------------------------------------------
 
 def parse_town(data: object, *, catalog: Catalog | None = None, path: Path = ()) -> Town:
@@ -115,7 +110,7 @@ def parse_town(data: object, *, catalog: Catalog | None = None, path: Path = ())
         town, tiles = read
         problems.extend(check_town(town, index=tiles.index, unread=tiles.unread,
                                    complete=tiles.complete))
-    _raise(problems, path)
+    refuse(problems, path)
     assert read is not None
     return read[0]
 
@@ -275,7 +270,7 @@ def parse_move(data: object, path: Path = ()) -> Move:
     move = _read_move(data, problems)
     if move is not None:
         problems.extend(check_move(move))
-    _raise(problems, path)
+    refuse(problems, path)
     assert move is not None
     return move
 
@@ -308,7 +303,7 @@ def parse_transport_request(data: object) -> tuple[Town, Move]:
             move = parse_move(obj.get("move"), path=("move",))
         except InvalidInputError as error:
             problems.extend(error.problems)
-    _raise(problems, ())
+    refuse(problems)
     assert town is not None and move is not None
     return town, move
 
@@ -351,7 +346,7 @@ def parse_players(data: object, *, catalog: Catalog | None = None) -> list[tuple
                 players.append((name, town))
     if items is not None:
         problems.extend(check_players(names))
-    _raise(problems, ())
+    refuse(problems)
     return players
 
 

@@ -39,7 +39,7 @@ from math import prod
 
 from ..messages import template
 from ..problems import Path, Problem
-from ._json import out_of_range
+from ..json_reading import out_of_range
 from .effects import Phase
 from .model import GOODS, BuildingTile, Good, Goods, Position, Town
 from .scoring import TownScore, effect_points

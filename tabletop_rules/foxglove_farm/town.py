@@ -21,7 +21,7 @@ from operator import itemgetter
 
 from ..messages import choice, template
 from ..problems import InvalidInputError, Path, Problem
-from ._json import out_of_range
+from ..json_reading import out_of_range
 from .catalog import undocumented_problem
 from .model import (
     GOODS,

@@ -16,7 +16,7 @@ from typing import NamedTuple, TypeVar
 
 from ..messages import template
 from ..problems import InvalidInputError, Path, Problem, quoted
-from ._json import too_long
+from ..json_reading import too_long
 from .catalog import Building, Catalog
 from .catalog_format import parse_catalog
 from .model import NO_GOODS, Goods, Position, Side, Tile

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..messages import choice, template
 from ..game import IllegalMoveError
 from ..problems import Problem
-from ._json import out_of_range
+from ..json_reading import out_of_range
 from .catalog import MAX_SLOTS
 from .effects import HAULERS_HUT_RULE, Haul
 from .model import BuildingTile, Good, Goods, Position, Town, Variant

@@ -8,11 +8,15 @@ ingredients, and challenge numbers stay near what a line can hold.
 
 from __future__ import annotations
 
+import json
 import random
+from typing import Any
 
 from hypothesis import strategies as st
 
 from .reference import RULE_BY_TYPE, SIX, JsonDict
+
+Path = tuple[str | int, ...]
 
 CHALLENGE_TYPES = tuple(RULE_BY_TYPE)
 MODES = ("standard", "young_shopper")
@@ -89,3 +93,49 @@ def boards(mode: str | None = None, kind: str | None = None) -> st.SearchStrateg
 def players() -> st.SearchStrategy[list[JsonDict]]:
     """Hypothesis strategy over :func:`random_players`."""
     return st.randoms(use_true_random=False).map(random_players)
+
+
+WORDS = (*SIX, *CHALLENGE_TYPES, *MODES, "cabbage", "", "type", "points", "count", "counts",
+         "ingredient", "ingredients", "sets", "grid", "row_challenges", "name", "board")
+"""The strings a garbled board is made of: the contract's own names and fields, and a
+few that are none, so garbling reaches the readers of names as well as of JSON types
+(and no other spelling of a name, which the gateway would read and the library not)."""
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(0, 200) | st.sampled_from((1.5, 3.0))
+    | st.sampled_from(WORDS),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.sampled_from(WORDS), inner, max_size=4), max_leaves=12)
+"""JSON values a board may be garbled with."""
+
+
+def garbled(valid: st.SearchStrategy[Any]) -> st.SearchStrategy[tuple[Any, Path]]:
+    """A value drawn from ``valid`` with one part garbled, and the path of that part: a
+    value replaced by random JSON, a key of an object deleted, or a key added."""
+
+    @st.composite
+    def garble(draw: st.DrawFn) -> tuple[Any, Path]:
+        value = json.loads(json.dumps(draw(valid)))  # no part shared, as in JSON
+        path: list[str | int] = []
+        node = value
+        while isinstance(node, dict | list) and node and draw(st.booleans()):
+            key = draw(st.sampled_from(list(node) if isinstance(node, dict)
+                                       else range(len(node))))
+            path.append(key)
+            node = node[key]
+        if isinstance(node, dict) and draw(st.booleans()):
+            key = draw(st.sampled_from((*node, *WORDS)))
+            if key in node and draw(st.booleans()):
+                del node[key]
+            else:
+                node[key] = draw(json_values)
+            return value, (*path, key)
+        if not path:
+            return draw(json_values), ()
+        parent = value
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = draw(json_values)
+        return value, tuple(path)
+
+    return garble()
