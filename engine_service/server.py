@@ -71,11 +71,12 @@ MAX_CONNECTION_AGE_GRACE_SECONDS = 5.0
 bounded by --max-call-seconds, 3 s by default)."""
 
 
-def expensive_seats(plans: int = PLAN_SEATS, replays: int = REPLAY_SEATS) -> dict[str, int]:
-    """The methods whose calls are bounded in number, by full method name."""
+def expensive_seats(plans: int = PLAN_SEATS, replays: int = REPLAY_SEATS,
+                    games: Sequence[GameRegistration] = GAMES) -> dict[str, int]:
+    """The methods of ``games`` whose calls are bounded in number, by full method name."""
     bounds = {Seats.PLANS: plans, Seats.REPLAYS: replays}
     return {method_name(game.service, method): bounds[seats]
-            for game in GAMES for method, seats in game.expensive.items()}
+            for game in games for method, seats in game.expensive.items()}
 
 
 SIGNAL_CHECK_SECONDS = 0.1
@@ -102,10 +103,12 @@ class Engine:
 def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
                   limits: CallLimits | None = None, *, tls: ServerTls | None = None,
                   max_connection_age: float = MAX_CONNECTION_AGE_SECONDS,
-                  interceptors: Sequence[grpc.ServerInterceptor] = ()) -> Engine:
+                  interceptors: Sequence[grpc.ServerInterceptor] = (),
+                  games: Sequence[GameRegistration] = GAMES) -> Engine:
     """Build the server bound to ``address`` (port 0 picks a free port), over TLS when
-    ``tls`` is given; ``interceptors`` (tracing) run before the call policy."""
-    limits = limits or CallLimits(seats=expensive_seats())
+    ``tls`` is given, serving ``games`` (a test serves one more); ``interceptors``
+    (tracing) run before the call policy."""
+    limits = limits or CallLimits(seats=expensive_seats(games=games))
     policy = CallPolicy(limits.seats)
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="rpc"),
@@ -120,7 +123,7 @@ def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
                  ("grpc.max_connection_age_grace_ms",
                   round(MAX_CONNECTION_AGE_GRACE_SECONDS * 1000))],
     )
-    names = [*(game.register(server, limits) for game in GAMES),
+    names = [*(game.register(server, limits) for game in games),
              version.register(server)]
     health_servicer = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
