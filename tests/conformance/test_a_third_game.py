@@ -9,6 +9,8 @@ from typing import Any
 
 import grpc
 import pytest
+import requests
+from flask import Flask
 from flask.testing import FlaskClient
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
@@ -16,8 +18,11 @@ from api_gateway.app import GAMES as GATEWAY_GAMES
 from api_gateway.app import create_app
 from engine_service.server import GAMES as ENGINE_GAMES
 from engine_service.server import REPLAY_SEATS, create_server, expensive_seats
+from tabletop_referee_clients import GrpcClient, RestClient
+from tabletop_referee_clients.cli.local import WsgiAdapter
 
 from .nim import engine as nim_engine
+from .nim.clients import NimGrpc, NimRest
 from .nim import gateway as nim_gateway
 from .nim.wire import nim_pb2, nim_pb2_grpc
 
@@ -40,9 +45,14 @@ def stub(engine_address: str) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def gateway(engine_address: str) -> FlaskClient:
+def app(engine_address: str) -> Flask:
     return create_app({"ENGINE_ADDRESS": engine_address},
-                      games=(*GATEWAY_GAMES, nim_gateway.ROUTES)).test_client()
+                      games=(*GATEWAY_GAMES, nim_gateway.ROUTES))
+
+
+@pytest.fixture(scope="module")
+def gateway(app: Flask) -> FlaskClient:
+    return app.test_client()
 
 
 def post(gateway: FlaskClient, path: str, body: Any) -> tuple[int, Any]:
@@ -115,3 +125,16 @@ def test_the_engine_bounds_and_reports_the_third_games_service(engine_address: s
         check = health_pb2_grpc.HealthStub(channel).Check(
             health_pb2.HealthCheckRequest(service="referee.nim.v1.NimService"))
     assert check.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_the_clients_namespaces_take_a_third_game(app: Flask, engine_address: str) -> None:
+    session = requests.Session()
+    session.mount("http://gateway", WsgiAdapter(app))
+    state, move = {"pile": 2, "player": 1}, {"take": 3}
+    with RestClient("http://gateway", session=session) as rest, \
+            GrpcClient(engine_address) as grpc_client:
+        over_rest = NimRest(rest.post, rest.get)
+        over_grpc = NimGrpc(grpc_client.channel, grpc_client.timeout)
+        assert over_rest.legal_moves(state) == over_grpc.legal_moves(state) == [
+            {"take": 1}, {"take": 2}]
+        assert over_rest.validate_move(state, move) == over_grpc.validate_move(state, move)
