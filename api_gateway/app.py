@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import re
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -13,14 +15,16 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from . import access, browser, config, i18n, metrics, openapi, pad, request_ids, tracing
+from .blueprint import Blueprint
+from .games import GameRoutes
 from .problems import ProblemError, from_http_exception, unexpected
 from .resources import health
 from .resources.discovery import routes as discovery
 from .resources.downtown_farmers_market import routes as downtown_farmers_market
 from .resources.foxglove_farm import routes as foxglove_farm
 
-BLUEPRINTS = (health.blueprint, downtown_farmers_market.blueprint, foxglove_farm.blueprint,
-              discovery.blueprint)
+GAMES: tuple[GameRoutes, ...] = (downtown_farmers_market.ROUTES, foxglove_farm.ROUTES)
+"""Every game the gateway serves: adding one adds its routes here."""
 API_KEY_SCHEME = "ApiKey"
 
 
@@ -99,8 +103,16 @@ def secure_answers(app: Flask) -> None:
         return response
 
 
-def create_app(overrides: dict[str, Any] | None = None) -> Flask:
-    """Build the gateway: defaults, then the config file, environment, and ``overrides``."""
+@functools.cache
+def game_blueprint(game: GameRoutes) -> Blueprint:
+    """``game``'s blueprint, made once per process (its compiled schemas with it)."""
+    return game.blueprint()
+
+
+def create_app(overrides: dict[str, Any] | None = None,
+               games: Sequence[GameRoutes] = GAMES) -> Flask:
+    """Build the gateway: defaults, then the config file, environment, and ``overrides``;
+    serving ``games`` (a test serves one more)."""
     app = Flask(__name__)
     # No redirect to a "canonical" URL: werkzeug builds it from the Host header, so
     # /v1//docs would send the caller to whatever host it claimed. Such paths are 404s.
@@ -124,7 +136,7 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme(API_KEY_SCHEME, {
         "type": "apiKey", "in": "header", "name": access.HEADER,
         "description": "An API key, when the referee is configured with keys."})
-    for blueprint in BLUEPRINTS:
+    for blueprint in (health.blueprint, *map(game_blueprint, games), discovery.blueprint):
         api.register_blueprint(blueprint)
     openapi.serve_swagger_ui(app)
     app.register_blueprint(pad.blueprint)

@@ -43,11 +43,6 @@ class Blueprint(flask_smorest.Blueprint):
 
     ARGUMENTS_PARSER = ProblemParser()
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.json_posts: list[tuple[str, type[ma.Schema], type[ma.Schema]]] = []
-        """Each ``json_post`` endpoint's rule, body schema and answer schema."""
-
     def problem_responses(self, *statuses: int) -> Callable[[View], View]:
         """Document the problem+json answers an endpoint may give."""
         def decorate(view: View) -> View:
@@ -70,7 +65,6 @@ class Blueprint(flask_smorest.Blueprint):
         ``whole``: the body is a transcription the engine checks whole; where the gateway
         refuses it, the view is still called with the rest of it, stood in for, and the
         rules' problems join the gateway's in one 422 (:mod:`api_gateway.standins`)."""
-        self.json_posts.append((rule, body, answer))
         documentation = (self.arguments(body, as_kwargs=False), self.response(200, answer),
                          self.problem_responses(*BODY_PROBLEMS))
         slow_read = self.arguments(body, as_kwargs=False)(_identity)

@@ -36,12 +36,14 @@ from .downtown_farmers_market import servicer as downtown_farmers_market
 from .foxglove_farm import servicer as foxglove_farm
 from .health import HealthServicer
 from .health_port import HealthPort
+from .registration import GameRegistration, Seats
 from .tls import ServerTls
 
 log = logging.getLogger(__name__)
 
-GAME_SERVICES = (downtown_farmers_market.register, foxglove_farm.register)
-"""Each game's ``register(server, limits) -> service name``."""
+GAMES: tuple[GameRegistration, ...] = (downtown_farmers_market.REGISTRATION,
+                                       foxglove_farm.REGISTRATION)
+"""Every game the engine serves: adding one adds its registration here."""
 
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
@@ -69,11 +71,12 @@ MAX_CONNECTION_AGE_GRACE_SECONDS = 5.0
 bounded by --max-call-seconds, 3 s by default)."""
 
 
-def expensive_seats(plans: int = PLAN_SEATS, replays: int = REPLAY_SEATS) -> dict[str, int]:
-    """The methods whose calls are bounded in number, by full method name."""
-    return {method_name(foxglove_farm.SERVICE, "PlanFinalRound"): plans,
-            method_name(downtown_farmers_market.SERVICE, "ReplayGame"): replays,
-            method_name(foxglove_farm.SERVICE, "ReplayGame"): replays}
+def expensive_seats(plans: int = PLAN_SEATS, replays: int = REPLAY_SEATS,
+                    games: Sequence[GameRegistration] = GAMES) -> dict[str, int]:
+    """The methods of ``games`` whose calls are bounded in number, by full method name."""
+    bounds = {Seats.PLANS: plans, Seats.REPLAYS: replays}
+    return {method_name(game.service, method): bounds[seats]
+            for game in games for method, seats in game.expensive.items()}
 
 
 SIGNAL_CHECK_SECONDS = 0.1
@@ -100,10 +103,12 @@ class Engine:
 def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
                   limits: CallLimits | None = None, *, tls: ServerTls | None = None,
                   max_connection_age: float = MAX_CONNECTION_AGE_SECONDS,
-                  interceptors: Sequence[grpc.ServerInterceptor] = ()) -> Engine:
+                  interceptors: Sequence[grpc.ServerInterceptor] = (),
+                  games: Sequence[GameRegistration] = GAMES) -> Engine:
     """Build the server bound to ``address`` (port 0 picks a free port), over TLS when
-    ``tls`` is given; ``interceptors`` (tracing) run before the call policy."""
-    limits = limits or CallLimits(seats=expensive_seats())
+    ``tls`` is given, serving ``games`` (a test serves one more); ``interceptors``
+    (tracing) run before the call policy."""
+    limits = limits or CallLimits(seats=expensive_seats(games=games))
     policy = CallPolicy(limits.seats)
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="rpc"),
@@ -118,7 +123,7 @@ def create_server(address: str = "127.0.0.1:50051", max_workers: int = 8,
                  ("grpc.max_connection_age_grace_ms",
                   round(MAX_CONNECTION_AGE_GRACE_SECONDS * 1000))],
     )
-    names = [*(register(server, limits) for register in GAME_SERVICES),
+    names = [*(game.register(server, limits) for game in games),
              version.register(server)]
     health_servicer = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

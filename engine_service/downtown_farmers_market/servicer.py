@@ -13,6 +13,7 @@ from tabletop_rules.downtown_farmers_market.readings import score_readings
 from ..calls import CallLimits
 from ..errors import translate_errors
 from ..metrics import GameMeter
+from ..registration import GameRegistration, Seats
 from . import convert
 
 METER = GameMeter("downtown-farmers-market")
@@ -82,9 +83,13 @@ CHALLENGE_TYPES = convert.challenge_types_to_proto(challenge_types())
 """The challenge types' answer, made once: it is the same for every call."""
 
 
-def register(server: grpc.Server, limits: CallLimits) -> str:
-    """Add the servicer to ``server``; returns its full service name. Its calls are all
-    short (replays are bounded by the log limit), so it reads none of ``limits``."""
+def _add_servicer(server: grpc.Server, limits: CallLimits) -> None:
+    """Its calls are all short (replays are bounded by the log limit), so it reads none
+    of ``limits``."""
     service_grpc.add_DowntownFarmersMarketServiceServicer_to_server(
         DowntownFarmersMarketServicer(), server)
-    return SERVICE.full_name
+
+
+REGISTRATION = GameRegistration(SERVICE, _add_servicer, {"ReplayGame": Seats.REPLAYS})
+register = REGISTRATION.register
+"""Kept by this name for the layer benchmark, which serves one game alone."""

@@ -16,6 +16,7 @@ from tabletop_rules.problems import InvalidInputError, Problem
 from ..calls import CallLimits, deadline_of
 from ..errors import translate_errors
 from ..metrics import GameMeter, plan_made
+from ..registration import GameRegistration, Seats
 from . import convert
 
 METER = GameMeter("foxglove-farm")
@@ -108,7 +109,11 @@ CATALOG = convert.catalog_to_proto(fox.builtin_catalog())
 """The built-in catalog's answer, made once: it is the same for every call."""
 
 
-def register(server: grpc.Server, limits: CallLimits) -> str:
-    """Add the servicer to ``server``; returns its full service name."""
+def _add_servicer(server: grpc.Server, limits: CallLimits) -> None:
     service_grpc.add_FoxgloveFarmServiceServicer_to_server(FoxgloveFarmServicer(limits), server)
-    return SERVICE.full_name
+
+
+REGISTRATION = GameRegistration(SERVICE, _add_servicer,
+                                {"PlanFinalRound": Seats.PLANS, "ReplayGame": Seats.REPLAYS})
+register = REGISTRATION.register
+"""Kept by this name for the layer benchmark, which serves one game alone."""

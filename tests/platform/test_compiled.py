@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api_gateway import create_app
-from api_gateway.app import BLUEPRINTS
+from api_gateway.app import GAMES
 from api_gateway.blueprint import COMPILER, json_response
 from api_gateway.compiled import Compiler, Refused, Unsupported, plain
 from api_gateway.parsing import (
@@ -55,8 +55,8 @@ from .fuzz import json_values, mutated
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 DFM, FF = "/v1/downtown-farmers-market", "/v1/foxglove-farm"
-JSON_POSTS = {f"{bp.url_prefix}{rule}": (body, answer) for bp in BLUEPRINTS
-              for rule, body, answer in getattr(bp, "json_posts", [])}
+JSON_POSTS = {f"/v1/{game.slug}{endpoint.path}": (endpoint.body, endpoint.answer)
+              for game in GAMES for endpoint in game.endpoints}
 
 
 def read(path: Path) -> Any:

@@ -8,7 +8,7 @@ what you send is what you get back.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal, overload
+from typing import Any, ClassVar, Literal, overload
 
 import grpc
 from google.protobuf import wrappers_pb2
@@ -39,11 +39,16 @@ SERVING = 1
 """``grpc.health.v1.HealthCheckResponse.SERVING``."""
 
 
-class _Service:
-    """What the games' namespaces share: one call, in messages or in the contract's JSON."""
+class GameGrpc:
+    """What every game's namespace shares (a new game's subclasses it): a stub of its
+    ``STUB`` kind on the client's channel, and one call, in messages or in the contract's
+    JSON."""
 
-    def __init__(self, stub: Any, timeout: float) -> None:
-        self._stub = stub
+    STUB: ClassVar[type[Any]]
+    """The service's stub class (called with the channel)."""
+
+    def __init__(self, channel: grpc.Channel, timeout: float) -> None:
+        self._stub = self.STUB(channel)
         self.timeout = timeout
 
     def _call(self, method: Callable[..., Message], request_type: type[Message],
@@ -81,9 +86,10 @@ def _ask(method: Callable[..., Message], request: Message, timeout: float,
     return to_json(response) if as_json else response
 
 
-class DowntownFarmersMarketGrpc(_Service):
+class DowntownFarmersMarketGrpc(GameGrpc):
     """``DowntownFarmersMarketService``, with the same calls as the REST client's."""
 
+    STUB = dfm_grpc.DowntownFarmersMarketServiceStub
     _stub: dfm_grpc.DowntownFarmersMarketServiceStub
 
     @overload
@@ -160,9 +166,10 @@ class DowntownFarmersMarketGrpc(_Service):
                     self.timeout, as_json)
 
 
-class FoxgloveFarmGrpc(_Service):
+class FoxgloveFarmGrpc(GameGrpc):
     """``FoxgloveFarmService``, with the same calls as the REST client's."""
 
+    STUB = ff_grpc.FoxgloveFarmServiceStub
     _stub: ff_grpc.FoxgloveFarmServiceStub
 
     @overload
@@ -266,10 +273,8 @@ class GrpcClient:
     def __init__(self, address: str = "127.0.0.1:50051", timeout: float = 10.0) -> None:
         self.timeout = timeout
         self.channel = grpc.insecure_channel(address)
-        self.downtown_farmers_market = DowntownFarmersMarketGrpc(
-            dfm_grpc.DowntownFarmersMarketServiceStub(self.channel), timeout)
-        self.foxglove_farm = FoxgloveFarmGrpc(ff_grpc.FoxgloveFarmServiceStub(self.channel),
-                                              timeout)
+        self.downtown_farmers_market = DowntownFarmersMarketGrpc(self.channel, timeout)
+        self.foxglove_farm = FoxgloveFarmGrpc(self.channel, timeout)
         self._referee = referee_service_pb2_grpc.RefereeServiceStub(self.channel)
 
     @overload

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import requests
 from requests.adapters import HTTPAdapter
@@ -19,87 +19,100 @@ Get = Callable[[str], Any]
 :mod:`.contract_types`)."""
 
 
-class DowntownFarmersMarketRest:
-    """``/v1/downtown-farmers-market``: bodies and answers are the contract's JSON."""
+class GameRest:
+    """What every game's namespace shares (a new game's subclasses it): its calls go to
+    ``/v1/<SLUG>``, with the client's retries and errors."""
+
+    SLUG: ClassVar[str]
 
     def __init__(self, post: Post, get: Get) -> None:
-        self._post = post
-        self._get = get
+        self._post_to = post
+        self._get_from = get
+
+    def _post(self, path: str, body: Json) -> Any:
+        return self._post_to(f"/v1/{self.SLUG}{path}", body)
+
+    def _get(self, path: str) -> Any:
+        return self._get_from(f"/v1/{self.SLUG}{path}")
+
+
+class DowntownFarmersMarketRest(GameRest):
+    """``/v1/downtown-farmers-market``: bodies and answers are the contract's JSON."""
+
+    SLUG = "downtown-farmers-market"
 
     def score_board(self, board: Json) -> types.DowntownScore:
         """Score one board (the contract's board JSON)."""
-        return self._post("/v1/downtown-farmers-market/score", board)
+        return self._post("/score", board)
 
     def rank_players(self, players: list[Json]) -> types.DowntownRanking:
         """Rank ``[{"name": ..., "board": ...}, ...]``."""
-        return self._post("/v1/downtown-farmers-market/rank", {"players": players})
+        return self._post("/rank", {"players": players})
 
     def new_game(self, setup: Json) -> types.DowntownGameState:
         """Start a game: the state before the first take."""
-        return self._post("/v1/downtown-farmers-market/games", setup)
+        return self._post("/games", setup)
 
     def legal_moves(self, state: Json) -> list[types.DowntownMove]:
         """Every legal take or discard in ``state`` (none at a reveal or once it is over)."""
-        return self._post("/v1/downtown-farmers-market/legal-moves", {"state": state})["moves"]
+        return self._post("/legal-moves", {"state": state})["moves"]
 
     def validate_move(self, state: Json, move: Json) -> types.DowntownMoveVerdict:
         """Judge ``move`` in ``state``: ``legal`` and the next ``state``, or ``violations``."""
-        return self._post("/v1/downtown-farmers-market/moves/validate",
+        return self._post("/moves/validate",
                           {"state": state, "move": move})
 
     def replay_game(self, setup: Json, moves: list[Json]) -> types.DowntownGameReplay:
         """Replay a game's log to its end or first illegal move, with the result if over."""
-        return self._post("/v1/downtown-farmers-market/games/replay",
+        return self._post("/games/replay",
                           {"setup": setup, "moves": moves})
 
     def challenge_types(self) -> types.DowntownChallengeTypes:
         """The seven Challenge types, their parameters and the values each accepts."""
-        return self._get("/v1/downtown-farmers-market/challenges")
+        return self._get("/challenges")
 
 
-class FoxgloveFarmRest:
+class FoxgloveFarmRest(GameRest):
     """``/v1/foxglove-farm``: bodies and answers are the contract's JSON."""
 
-    def __init__(self, post: Post, get: Get) -> None:
-        self._post = post
-        self._get = get
+    SLUG = "foxglove-farm"
 
     def score_town(self, town: Json) -> types.FoxgloveTownScore:
         """Score one town (the contract's town JSON)."""
-        return self._post("/v1/foxglove-farm/score", town)
+        return self._post("/score", town)
 
     def rank_towns(self, players: list[Json]) -> types.FoxgloveTownRanking:
         """Rank ``[{"name": ..., "town": ...}, ...]``."""
-        return self._post("/v1/foxglove-farm/rank", {"players": players})
+        return self._post("/rank", {"players": players})
 
     def validate_transport(self, town: Json, move: Json) -> types.FoxgloveTransportVerdict:
         """Rule on moving goods in ``town``; an illegal move answers ``legal`` false."""
-        return self._post("/v1/foxglove-farm/transport/validate", {"town": town, "move": move})
+        return self._post("/transport/validate", {"town": town, "move": move})
 
     def plan_final_round(self, town: Json) -> types.FoxgloveFinalRoundPlan:
         """The best final total reachable from ``town``, and a plan reaching it."""
-        return self._post("/v1/foxglove-farm/final-round/plan", town)
+        return self._post("/final-round/plan", town)
 
     def new_game(self, setup: Json) -> types.FoxgloveGameState:
         """Start a game of four rounds: the state before the first production."""
-        return self._post("/v1/foxglove-farm/games", setup)
+        return self._post("/games", setup)
 
     def legal_moves(self, state: Json) -> types.FoxgloveLegalMoves:
         """The ``turn``, every legal action (``moves``) and the ``goods_on_hand`` in
         ``state``."""
-        return self._post("/v1/foxglove-farm/legal-moves", {"state": state})
+        return self._post("/legal-moves", {"state": state})
 
     def validate_action(self, state: Json, action: Json) -> types.FoxgloveActionVerdict:
         """Judge ``action`` in ``state``: ``legal`` and the next ``state``, or ``violations``."""
-        return self._post("/v1/foxglove-farm/actions/validate", {"state": state, "action": action})
+        return self._post("/actions/validate", {"state": state, "action": action})
 
     def replay_game(self, setup: Json, actions: list[Json]) -> types.FoxgloveGameReplay:
         """Replay a game's log to its end or first illegal action, with the result if over."""
-        return self._post("/v1/foxglove-farm/games/replay", {"setup": setup, "actions": actions})
+        return self._post("/games/replay", {"setup": setup, "actions": actions})
 
     def catalog(self) -> types.FoxgloveBuildingCatalog:
         """The built-in building catalog, with each value's provenance and its version."""
-        return self._get("/v1/foxglove-farm/catalog")
+        return self._get("/catalog")
 
 
 RETRIED_STATUSES = (429, 503)
