@@ -18,7 +18,7 @@ from api_gateway.app import GAMES as GATEWAY_GAMES
 from api_gateway.app import create_app
 from engine_service.server import GAMES as ENGINE_GAMES
 from engine_service.server import REPLAY_SEATS, create_server, expensive_seats
-from tabletop_referee_clients import GrpcClient, RestClient
+from tabletop_referee_clients import GrpcClient, InvalidRequestError, RestClient
 from tabletop_referee_clients.cli.local import WsgiAdapter
 
 from .nim import engine as nim_engine
@@ -138,3 +138,6 @@ def test_the_clients_namespaces_take_a_third_game(app: Flask, engine_address: st
         assert over_rest.legal_moves(state) == over_grpc.legal_moves(state) == [
             {"take": 1}, {"take": 2}]
         assert over_rest.validate_move(state, move) == over_grpc.validate_move(state, move)
+        with pytest.raises(InvalidRequestError) as refused:
+            over_grpc.validate_move({"pile": "two", "player": 1}, move)
+        assert [pointer for pointer, _ in refused.value.problems] == ["/state/pile"]
