@@ -95,7 +95,7 @@ def serve(layer: str, call_name: str, address: str) -> None:
         if layer == "protobuf":
             server = grpc.server(futures.ThreadPoolExecutor(bench_ceilings.engine_workers()),
                                  options=[("grpc.so_reuseport", 0)])
-            servicers.register(server, engine_server.CallLimits())
+            servicers.REGISTRATION.register(server, engine_server.CallLimits())
             port = server.add_insecure_port(address)
         else:
             engine = engine_server.create_server(address, bench_ceilings.engine_workers())

@@ -91,5 +91,3 @@ def _add_servicer(server: grpc.Server, limits: CallLimits) -> None:
 
 
 REGISTRATION = GameRegistration(SERVICE, _add_servicer, {"ReplayGame": Seats.REPLAYS})
-register = REGISTRATION.register
-"""Kept by this name for the layer benchmark, which serves one game alone."""

@@ -115,5 +115,3 @@ def _add_servicer(server: grpc.Server, limits: CallLimits) -> None:
 
 REGISTRATION = GameRegistration(SERVICE, _add_servicer,
                                 {"PlanFinalRound": Seats.PLANS, "ReplayGame": Seats.REPLAYS})
-register = REGISTRATION.register
-"""Kept by this name for the layer benchmark, which serves one game alone."""
