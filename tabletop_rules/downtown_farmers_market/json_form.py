@@ -118,6 +118,11 @@ def _read_challenge(value: object, path: Path, problems: list[Problem]) -> Chall
     return None if fields is None else made(fields)
 
 
+def _read_challenges(value: object, path: Path,
+                     problems: list[Problem]) -> list[Challenge | None] | None:
+    return read_each(value, path, problems, _read_challenge)
+
+
 def _read_space(value: object, path: Path, problems: list[Problem]) -> Space | None:
     if value is None:
         return None
@@ -128,8 +133,8 @@ def _read_space(value: object, path: Path, problems: list[Problem]) -> Space | N
 def _read_board(value: object, path: Path, problems: list[Problem]) -> Board | None:
     fields = read_fields(value, path, problems, {
         "mode": _read_mode,
-        "row_challenges": lambda v, at, found: read_each(v, at, found, _read_challenge),
-        "column_challenges": lambda v, at, found: read_each(v, at, found, _read_challenge),
+        "row_challenges": _read_challenges,
+        "column_challenges": _read_challenges,
         "grid": lambda v, at, found: read_each(
             v, at, found, lambda row, r, f: read_each(row, r, f, _read_space)),
     }, defaults={"mode": Mode.STANDARD, "row_challenges": [], "column_challenges": []})
