@@ -4,7 +4,9 @@ Three guards stand between the wire and the servicers:
 
 - **Requests are parsed here**, not by grpcio: grpcio answers bytes that are not a valid
   message (or carry invalid UTF-8 in a string) with INTERNAL "Exception deserializing
-  request!"; :class:`CallPolicy` answers INVALID_ARGUMENT with a field violation instead.
+  request!"; :class:`CallPolicy` answers INVALID_ARGUMENT with a field violation instead
+  (:data:`.errors.MALFORMED_REQUEST`). A method registered without a deserializer gets
+  the bytes, for its servicer to read (:mod:`.registration`).
 - **Expensive methods have a bounded number of seats** (:attr:`CallLimits.seats`): a call
   that finds them all taken is answered at once with RESOURCE_EXHAUSTED and a
   ``google.rpc.RetryInfo`` detail (the gateway's 429 with Retry-After), so a burst of
@@ -33,16 +35,13 @@ import grpc
 from google.protobuf import duration_pb2
 from google.protobuf.descriptor import ServiceDescriptor
 from google.protobuf.message import DecodeError
-from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
+from google.rpc import code_pb2, error_details_pb2
 
 from tabletop_rules.deadline import Deadline
-from tabletop_rules.problems import NOT_A_PROTOBUF_MESSAGE
 
-from .errors import abort_with_status
+from .errors import MALFORMED_REQUEST, abort_with_status, status_of
 from .logs import REQUEST_ID
 from .metrics import MethodMeter
-from .wording import bad_request_params
 
 log = logging.getLogger(__name__)
 
@@ -82,27 +81,12 @@ def deadline_of(context: grpc.ServicerContext, limits: CallLimits) -> Deadline:
     return Deadline(seconds, lambda: not context.is_active())
 
 
-def _status(code: int, message: str, *details: Any) -> grpc.Status:
-    status = status_pb2.Status(code=code, message=message)
-    for detail in details:
-        status.details.add().Pack(detail)
-    return rpc_status.to_status(status)
-
-
-_NOT_A_MESSAGE = NOT_A_PROTOBUF_MESSAGE()
-_MALFORMED = _status(
-    code_pb2.INVALID_ARGUMENT, "the request is not a valid protobuf message for this method",
-    error_details_pb2.BadRequest(field_violations=[error_details_pb2.BadRequest.FieldViolation(
-        field="", description=_NOT_A_MESSAGE, reason=_NOT_A_MESSAGE.code)]),
-    bad_request_params([_NOT_A_MESSAGE]))
-
-
 def _busy(method: str) -> grpc.Status:
     name = method.rsplit("/", 1)[-1]
-    return _status(code_pb2.RESOURCE_EXHAUSTED,
-                   f"every seat for {name} is taken; retry in {RETRY_AFTER_SECONDS} s",
-                   error_details_pb2.RetryInfo(
-                       retry_delay=duration_pb2.Duration(seconds=RETRY_AFTER_SECONDS)))
+    return status_of(code_pb2.RESOURCE_EXHAUSTED,
+                     f"every seat for {name} is taken; retry in {RETRY_AFTER_SECONDS} s",
+                     error_details_pb2.RetryInfo(
+                         retry_delay=duration_pb2.Duration(seconds=RETRY_AFTER_SECONDS)))
 
 
 Behavior = Callable[[Any, grpc.ServicerContext], Any]
@@ -143,9 +127,10 @@ class CallPolicy(grpc.ServerInterceptor):
         if known is not None:
             return known
         handler = continuation(details)
-        if handler is None or handler.unary_unary is None or handler.request_deserializer is None:
+        if handler is None or handler.unary_unary is None:
             return handler  # streams (reflection) and unknown methods keep grpcio's handling
-        parse: Callable[[bytes], Any] = handler.request_deserializer
+        parse: Callable[[bytes], Any] | None = handler.request_deserializer
+        """None for a method whose servicer reads the request's bytes itself."""
         behavior: Behavior = handler.unary_unary
         seats = self._seats.get(details.method)
         method = details.method
@@ -154,9 +139,9 @@ class CallPolicy(grpc.ServerInterceptor):
 
         def respond(raw: bytes, context: grpc.ServicerContext) -> Any:
             try:
-                request = parse(raw)
+                request = raw if parse is None else parse(raw)
             except DecodeError:
-                abort_with_status(context, _MALFORMED)
+                abort_with_status(context, MALFORMED_REQUEST)
             self._count(+1)
             try:
                 if seats is None:

@@ -3,8 +3,10 @@
 Invalid input becomes INVALID_ARGUMENT with a ``google.rpc.BadRequest`` detail listing one
 field violation per problem, at most :data:`MAX_REPORTED_PROBLEMS` of them and then one
 saying how many more were found; ``field`` is a JSON Pointer into the request's JSON
-form, so the gateway can hand it to REST callers unchanged. Anything unexpected is
-logged and answered INTERNAL without internals.
+form, so the gateway can hand it to REST callers unchanged. Bytes that are not a valid
+message (or hold invalid UTF-8 in a string) become INVALID_ARGUMENT with one violation
+at the root, where grpcio would answer INTERNAL "Exception deserializing request!".
+Anything unexpected is logged and answered INTERNAL without internals.
 """
 
 from __future__ import annotations
@@ -12,23 +14,28 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import grpc
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from tabletop_rules.messages import Sentence
-from tabletop_rules.problems import MORE_PROBLEMS, InvalidInputError, quantity
+from tabletop_rules.problems import (
+    MORE_PROBLEMS,
+    NOT_A_PROTOBUF_MESSAGE,
+    InvalidInputError,
+    quantity,
+)
 
 from .wording import bad_request_params, code_of
 
 log = logging.getLogger(__name__)
 
 Servicer = TypeVar("Servicer")
-Request = TypeVar("Request", bound=Message)
-Response = TypeVar("Response", bound=Message)
+Request = TypeVar("Request")
+Response = TypeVar("Response")
 Handler = Callable[[Servicer, Request, grpc.ServicerContext], Response]
 
 
@@ -36,6 +43,22 @@ MAX_REPORTED_PROBLEMS = 100
 """Field violations one answer carries (then one more saying how many were left out): a
 transcription with more problems than this is better fixed from the top and sent again,
 and the answer stays far below the gateway channel's metadata limit."""
+
+
+def status_of(code: int, message: str, *details: Any) -> grpc.Status:
+    """A status with ``details`` (messages, each packed as an ``Any``)."""
+    status = status_pb2.Status(code=code, message=message)
+    for detail in details:
+        status.details.add().Pack(detail)
+    return rpc_status.to_status(status)
+
+
+_NOT_A_MESSAGE = NOT_A_PROTOBUF_MESSAGE()
+MALFORMED_REQUEST = status_of(
+    code_pb2.INVALID_ARGUMENT, "the request is not a valid protobuf message for this method",
+    error_details_pb2.BadRequest(field_violations=[error_details_pb2.BadRequest.FieldViolation(
+        field="", description=_NOT_A_MESSAGE, reason=_NOT_A_MESSAGE.code)]),
+    bad_request_params([_NOT_A_MESSAGE]))
 
 
 def invalid_argument_status(error: InvalidInputError) -> grpc.Status:
@@ -82,6 +105,8 @@ def translate_errors(handler: Handler[Servicer, Request, Response]
             return handler(self, request, context)
         except InvalidInputError as error:
             abort_with_status(context, invalid_argument_status(error))
+        except DecodeError:  # a servicer that reads the request's bytes parsed them
+            abort_with_status(context, MALFORMED_REQUEST)
         except Exception:  # the contract: no caller ever sees a stack trace
             log.exception("unexpected error in %s", handler.__qualname__)
             context.abort(grpc.StatusCode.INTERNAL, "the engine failed to answer; "

@@ -1,5 +1,7 @@
-"""Foxglove Farm's answers on the game, written from rule values: states, actions, turns,
-legal moves, verdicts and replays, and the built-in catalog.
+"""Foxglove Farm's answers on the game, written from rule values as their encodings
+(:mod:`engine_service.wire`): states, actions, turns, legal moves, verdicts and replays,
+and the built-in catalog. The towns in a state are joined by hand; the rest, of few fields
+each, is built as messages and serialized into its place.
 """
 
 from __future__ import annotations
@@ -10,10 +12,10 @@ from referee.foxglove_farm.v1 import catalog_pb2, game_pb2, planning_pb2
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
 from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm.catalog import PROVENANCED_FIELDS, TIERS
-from tabletop_rules.foxglove_farm.catalog_format import builtin_catalog_version, catalog_to_dict
-from tabletop_rules.foxglove_farm.effect_format import effect_to_dict
+from tabletop_rules.foxglove_farm.catalog_format import builtin_catalog_version
 from tabletop_rules.foxglove_farm.central_board import CentralBoard, Space, solo_outcome
 from tabletop_rules.foxglove_farm.construction import Payment, TrailWork
+from tabletop_rules.foxglove_farm.effect_format import effect_to_dict
 from tabletop_rules.foxglove_farm.game_state import (
     Action,
     BuildBuilding,
@@ -30,16 +32,18 @@ from tabletop_rules.foxglove_farm.game_state import (
 from tabletop_rules.game import ReplayResult, Turn
 from tabletop_rules.verdicts import Verdict
 
+from .. import wire
+from ..replays import ReplayWriter
 from .enums import GOOD_TO_PROTO, PHASE_TO_PROTO, SIDE_TO_PROTO
 from .town_answers import (
     goods_to_proto,
     position_to_proto,
-    score_to_proto,
+    requested_catalog_to_wire,
+    score_to_wire,
     standings_to_proto,
-    town_to_proto,
+    town_to_wire,
     violations_to_proto,
 )
-
 
 _EXPECTATIONS: dict[str | None, game_pb2.Expectation.ValueType] = {
     None if number == 0 else name.removeprefix("EXPECTATION_").lower(): number
@@ -58,22 +62,28 @@ def _board(board: CentralBoard) -> game_pb2.CentralBoard:
                                  stacks=game_pb2.StacksLeft(a=stacks.A, b=stacks.B, c=stacks.C))
 
 
-def state_to_proto(state: GameState) -> game_pb2.GameState:
-    """A state message; the request's catalog definitions go back in it, once."""
-    message = game_pb2.GameState(
+_STATE_PLAYERS, _STATE_CATALOG = (wire.key(game_pb2.GameState.DESCRIPTOR, name)
+                                  for name in ("players", "catalog"))
+_PLAYER_TOWN = wire.key(game_pb2.Player.DESCRIPTOR, "town")
+
+
+def state_to_wire(state: GameState) -> bytes:
+    """A state's encoding: its players' towns joined by hand, the request's catalog
+    definitions once, in the state."""
+    rest = game_pb2.GameState(
         rules_version=state.rules_version, catalog_version=state.catalog_version,
-        players=[game_pb2.Player(name=p.name, town=town_to_proto(p.town, with_catalog=False),
-                                 passed=p.passed, done=p.done, runs=p.runs, moved=p.moved,
-                                 hauled=[position_to_proto(h) for h in sorted(p.hauled)])
-                 for p in state.players],
         round=state.round, phase=PHASE_TO_PROTO[state.phase],
         start_player=state.start_player, current_player=state.current_player,
         board=_board(state.board))
-    if state.catalog.requested:
-        message.catalog.update(catalog_to_dict(state.catalog, only_requested=True))
     if state.solo is not None:
-        message.solo = state.solo
-    return message
+        rest.solo = state.solo
+    return b"".join([
+        rest.SerializeToString(), requested_catalog_to_wire(_STATE_CATALOG, state.catalog),
+        *[wire.part(_STATE_PLAYERS, game_pb2.Player(
+            name=p.name, passed=p.passed, done=p.done, runs=p.runs, moved=p.moved,
+            hauled=[position_to_proto(h) for h in sorted(p.hauled)]).SerializeToString()
+            + wire.part(_PLAYER_TOWN, town_to_wire(p.town, with_catalog=False)))
+          for p in state.players]])
 
 
 def _placed(parts: Sequence[tuple[fox.Position, fox.Goods]]) -> list[game_pb2.BuildingGoods]:
@@ -137,8 +147,7 @@ def turn_to_proto(turn: Turn) -> game_pb2.Turn:
     return message
 
 
-def legal_moves_to_proto(state: GameState, turn: Turn, moves: Sequence[Action]
-                         ) -> service_pb2.ListLegalMovesResponse:
+def legal_moves_to_wire(state: GameState, turn: Turn, moves: Sequence[Action]) -> bytes:
     """The turn, the legal actions, and every building holding goods: what can pay."""
     return service_pb2.ListLegalMovesResponse(
         turn=turn_to_proto(turn), moves=[action_to_proto(m) for m in moves],
@@ -146,46 +155,57 @@ def legal_moves_to_proto(state: GameState, turn: Turn, moves: Sequence[Action]
                                             col=tile.position.col, building=tile.building.id,
                                             goods=goods_to_proto(tile.goods))
                        for seat, player in enumerate(state.players)
-                       for tile in player.town.buildings if any(tile.goods)])
+                       for tile in player.town.buildings if any(tile.goods)]
+    ).SerializeToString()
 
 
-def action_verdict_to_proto(verdict: Verdict[GameState, fox.Reason]
-                            ) -> service_pb2.ValidateActionResponse:
-    answer = service_pb2.ValidateActionResponse(
-        legal=verdict.legal, violations=violations_to_proto(verdict.violations, "action"))
-    if verdict.next_state is not None:
-        answer.next_state.CopyFrom(state_to_proto(verdict.next_state))
-    return answer
+_NEW_GAME_STATE = wire.key(service_pb2.NewGameResponse.DESCRIPTOR, "state")
+_VERDICT_LEGAL, _VERDICT_NEXT_STATE, _VERDICT_VIOLATIONS = (
+    wire.key(service_pb2.ValidateActionResponse.DESCRIPTOR, name)
+    for name in ("legal", "next_state", "violations"))
 
 
-def replay_to_proto(result: ReplayResult[GameState, fox.Reason, fox.TownScore]
-                    ) -> service_pb2.ReplayGameResponse:
-    answer = service_pb2.ReplayGameResponse(legal=result.legal,
-                                            state=state_to_proto(result.state))
-    if result.illegal_index is not None:
-        answer.illegal_index = result.illegal_index
-        answer.violations.extend(violations_to_proto(result.violations, "actions",
-                                             result.illegal_index))
-    if result.ranking is not None:
-        answer.standings.extend(standings_to_proto(result.ranking))
-        answer.winners.extend(result.ranking.winners)
-        by_name = {s.name: s.score for s in result.ranking.standings}
-        answer.scores.extend(score_to_proto(by_name[p.name]) for p in result.state.players)
-        if result.state.solo is not None:  # one player: the one standing's total
-            solo = solo_outcome(result.state.solo, result.ranking.standings[0].score.total)
-            answer.solo.CopyFrom(service_pb2.SoloOutcome(
-                setup=solo.setup, name=solo.name, thresholds=solo.thresholds,
-                reached=solo.reached))
-    return answer
+def new_game_to_wire(state: GameState) -> bytes:
+    """The answer to NewGame."""
+    return wire.part(_NEW_GAME_STATE, state_to_wire(state))
+
+
+def action_verdict_to_wire(verdict: Verdict[GameState, fox.Reason]) -> bytes:
+    """The answer to ValidateAction: the violations, or the state after."""
+    return b"".join([
+        wire.number(_VERDICT_LEGAL, verdict.legal),
+        b"" if verdict.next_state is None else wire.part(
+            _VERDICT_NEXT_STATE, state_to_wire(verdict.next_state)),
+        wire.messages(_VERDICT_VIOLATIONS, violations_to_proto(verdict.violations, "action"))])
+
+
+_REPLAY = ReplayWriter(
+    service_pb2.ReplayGameResponse.DESCRIPTOR, state_to_wire,
+    lambda violations, index: violations_to_proto(violations, "actions", index),
+    standings_to_proto, score_to_wire)
+_REPLAY_SOLO = wire.key(service_pb2.ReplayGameResponse.DESCRIPTOR, "solo")
+
+
+def replay_to_wire(result: ReplayResult[GameState, fox.Reason, fox.TownScore]) -> bytes:
+    """The answer to ReplayGame (:class:`.ReplayWriter`), and a solo game's outcome."""
+    answer = _REPLAY.write(result)
+    if result.ranking is None or result.state.solo is None:
+        return answer
+    # one player: the one standing's total
+    solo = solo_outcome(result.state.solo, result.ranking.standings[0].score.total)
+    return answer + wire.message(_REPLAY_SOLO, service_pb2.SoloOutcome(
+        setup=solo.setup, name=solo.name, thresholds=solo.thresholds, reached=solo.reached))
 
 
 # -- the catalog --------------------------------------------------------------------------
 
-def catalog_to_proto(catalog: fox.Catalog) -> service_pb2.GetCatalogResponse:
-    """The built-in ``catalog``, by id, each building as the definition format has it."""
+def catalog_to_wire(catalog: fox.Catalog) -> bytes:
+    """The answer to GetCatalog: the built-in ``catalog``, by id, each building as the
+    definition format has it."""
     return service_pb2.GetCatalogResponse(
         catalog_version=builtin_catalog_version(),
-        buildings=[_catalog_building(catalog[id_]) for id_ in sorted(catalog.buildings)])
+        buildings=[_catalog_building(catalog[id_]) for id_ in sorted(catalog.buildings)]
+    ).SerializeToString()
 
 
 def _catalog_building(building: fox.Building) -> catalog_pb2.CatalogBuilding:

@@ -1,18 +1,20 @@
 """Foxglove Farm's answers on towns, written from rule values: towns, scores and their
 readings, rankings, transport verdicts and final-round plans.
 
-The answers of many fields (a town, a score) are written as their protobuf encoding
-(:mod:`engine_service.wire`) and parsed at once.
+Each answer is written as its encoding (:mod:`engine_service.wire`): the parts of many
+fields (a town, a score) joined by hand, the small ones built as messages.
 """
 
 from __future__ import annotations
 
-from itertools import combinations
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
-from referee.foxglove_farm.v1 import planning_pb2, scoring_pb2, town_pb2, transport_pb2
+from google.protobuf import struct_pb2
+
 from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as service_pb2
+from referee.foxglove_farm.v1 import planning_pb2, scoring_pb2, town_pb2, transport_pb2
 from tabletop_rules import foxglove_farm as fox
 from tabletop_rules.foxglove_farm import planner
 from tabletop_rules.foxglove_farm.catalog_format import builtin_catalog_version, catalog_to_dict
@@ -68,33 +70,35 @@ def _tile_to_wire(tile: fox.Tile) -> bytes:
     return data
 
 
-def town_to_wire(town: fox.Town) -> bytes:
-    """A town's encoding, without its catalog (a Struct, written field by field)."""
+_TOWN_CATALOG = wire.key(town_pb2.Town.DESCRIPTOR, "catalog")
+
+
+def town_to_wire(town: fox.Town, *, with_catalog: bool = True) -> bytes:
+    """A town's encoding; the buildings the request defined go back in its catalog (a
+    Struct, built as a message), unless the town is in a game, whose state carries the
+    catalog."""
     return b"".join([wire.number(_VARIANT_KEY, VARIANT_TO_PROTO[town.variant]),
                      wire.number(_SCORE_TRACK_KEY, town.score_track),
                      *[wire.part(_TILES_KEY, _tile_to_wire(tile))
-                       for tile in town.tiles.values()]])
+                       for tile in town.tiles.values()],
+                     requested_catalog_to_wire(_TOWN_CATALOG, town.catalog)
+                     if with_catalog else b""])
 
 
-def town_to_proto(town: fox.Town, *, with_catalog: bool = True) -> town_pb2.Town:
-    """A town message, written as its encoding (:func:`town_to_wire`) and parsed at once;
-    the buildings the request defined go back in its catalog (unless the town is in a
-    game, whose state carries the catalog)."""
-    message = town_pb2.Town.FromString(town_to_wire(town))
-    if with_catalog and town.catalog.requested:
-        message.catalog.update(catalog_to_dict(town.catalog, only_requested=True))
-    return message
+def requested_catalog_to_wire(field_key: bytes, catalog: fox.Catalog) -> bytes:
+    """The ``catalog`` field of a town or state: the buildings its request defined, or
+    nothing when it defined none."""
+    if not catalog.requested:
+        return b""
+    struct = struct_pb2.Struct()
+    struct.update(catalog_to_dict(catalog, only_requested=True))
+    return wire.message(field_key, struct)
 
 
 def versions() -> dict[str, Any]:
     """The ``rules_version`` and ``catalog_version`` fields of every answer that scores: the
     rules this engine plays and the built-in catalog under a town's own definitions."""
     return {"rules_version": RULES_VERSION, "catalog_version": builtin_catalog_version()}
-
-
-def score_to_proto(score: fox.TownScore) -> scoring_pb2.TownScore:
-    """A town's score, written as its encoding (:func:`_score_to_wire`) and parsed at once."""
-    return scoring_pb2.TownScore.FromString(_score_to_wire(score))
 
 
 (_SCORE_TOTAL, _SCORE_TRACK, _SCORE_END_GAME_POINTS, _SCORE_END_GAME, _SCORE_GOODS_REMAINING,
@@ -115,7 +119,7 @@ _COUNTED_ROW, _COUNTED_COL, _COUNTED_BUILDING, _COUNTED_VIA = (
     wire.key(scoring_pb2.CountedTile.DESCRIPTOR, name) for name in ("row", "col", "building", "via"))
 
 
-def _score_to_wire(score: fox.TownScore) -> bytes:
+def score_to_wire(score: fox.TownScore) -> bytes:
     """A town score's encoding: its figures, each end-game entry with its effects and the
     tiles they counted (the way a building reached along trails went), and the versions
     it was computed under."""
@@ -161,17 +165,26 @@ def _said_to_wire(said: str, text_key: bytes, code_key: bytes, params_key: bytes
                      params_to_wire(params_key, getattr(said, "params", {}))])
 
 
-def town_readings_to_proto(readings: TownReadings, message: scoring_pb2.TownUncertainty
-                           ) -> None:
-    """Write ``readings`` into ``message``, an answer's field (so nothing is copied)."""
-    message.readings = readings.count
-    message.lowest_total = readings.lowest_total
-    message.highest_total = readings.highest_total
-    message.likely_total = readings.likely_total
-    for count in readings.counts:
-        message.counts.add(row=count.position.row, col=count.position.col,
-                           good=GOOD_TO_PROTO[count.good], pointer=json_pointer(count.path),
-                           decides=count.decides, totals=count.totals)
+_SCORE_ANSWER = wire.key(service_pb2.ScoreTownResponse.DESCRIPTOR, "score")
+_SCORE_UNCERTAINTY = wire.key(scoring_pb2.TownScore.DESCRIPTOR, "uncertainty")
+
+
+def scored_town_to_wire(score: fox.TownScore, readings: TownReadings | None) -> bytes:
+    """The answer to ScoreTown: the score, and with ``readings`` (a town transcribed with
+    doubtful goods counts) the totals its other readings would give."""
+    uncertainty = b"" if readings is None else wire.message(
+        _SCORE_UNCERTAINTY, _town_readings_to_proto(readings))
+    return wire.part(_SCORE_ANSWER, score_to_wire(score) + uncertainty)
+
+
+def _town_readings_to_proto(readings: TownReadings) -> scoring_pb2.TownUncertainty:
+    return scoring_pb2.TownUncertainty(
+        readings=readings.count, lowest_total=readings.lowest_total,
+        highest_total=readings.highest_total, likely_total=readings.likely_total,
+        counts=[scoring_pb2.DoubtfulCount(
+            row=count.position.row, col=count.position.col, good=GOOD_TO_PROTO[count.good],
+            pointer=json_pointer(count.path), decides=count.decides, totals=count.totals)
+            for count in readings.counts])
 
 
 def standings_to_proto(ranking: fox.Ranking) -> list[scoring_pb2.Standing]:
@@ -181,9 +194,11 @@ def standings_to_proto(ranking: fox.Ranking) -> list[scoring_pb2.Standing]:
             for s in ranking.standings]
 
 
-def ranking_to_proto(ranking: fox.Ranking) -> service_pb2.RankPlayersResponse:
+def ranking_to_wire(ranking: fox.Ranking) -> bytes:
+    """The answer to RankPlayers (a few fields a player: built as a message)."""
     return service_pb2.RankPlayersResponse(standings=standings_to_proto(ranking),
-                                           winners=ranking.winners, **versions())
+                                           winners=ranking.winners,
+                                           **versions()).SerializeToString()
 
 
 def violations_to_proto(violations: Sequence[fox.Violation], *where: PathPart
@@ -195,19 +210,17 @@ def violations_to_proto(violations: Sequence[fox.Violation], *where: PathPart
             for v in violations]
 
 
-def transport_verdict_to_proto(check: fox.TransportVerdict
-                               ) -> service_pb2.ValidateTransportResponse:
+_VIOLATIONS = wire.key(service_pb2.ValidateTransportResponse.DESCRIPTOR, "violations")
+
+
+def transport_verdict_to_wire(check: fox.TransportVerdict) -> bytes:
+    """The answer to ValidateTransport: the violations, or the path and the town after."""
     if not check.legal:
-        return service_pb2.ValidateTransportResponse(
-            legal=False, violations=violations_to_proto(check.violations, "move"))
+        return wire.messages(_VIOLATIONS, violations_to_proto(check.violations, "move"))
     assert check.town is not None  # a legal check carries the town after
-    answer = service_pb2.ValidateTransportResponse.FromString(b"".join([
-        wire.number(_LEGAL, True),
-        *[wire.part(_PATH, position_to_wire(position)) for position in check.path],
-        wire.part(_TOWN, town_to_wire(check.town))]))
-    if check.town.catalog.requested:
-        answer.town.catalog.update(catalog_to_dict(check.town.catalog, only_requested=True))
-    return answer
+    return b"".join([wire.number(_LEGAL, True),
+                     *[wire.part(_PATH, position_to_wire(position)) for position in check.path],
+                     wire.part(_TOWN, town_to_wire(check.town))])
 
 
 def _step(step: planner.PlanStep) -> planning_pb2.PlanStep:
@@ -226,7 +239,12 @@ def _step(step: planner.PlanStep) -> planning_pb2.PlanStep:
                  for p, g in step.choices]))
 
 
-def plan_to_proto(plan: planner.FinalRoundPlan) -> planning_pb2.FinalRoundPlan:
+def plan_to_wire(plan: planner.FinalRoundPlan) -> bytes:
+    """The answer to PlanFinalRound (tens of steps of few fields: built as a message)."""
+    return service_pb2.PlanFinalRoundResponse(plan=_plan_to_proto(plan)).SerializeToString()
+
+
+def _plan_to_proto(plan: planner.FinalRoundPlan) -> planning_pb2.FinalRoundPlan:
     return planning_pb2.FinalRoundPlan(
         total=plan.total, processing_points=plan.processing_points,
         end_game_points=plan.end_game_points, goods_remaining=plan.goods_remaining,

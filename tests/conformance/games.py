@@ -18,6 +18,9 @@ from api_gateway.resources.foxglove_farm.game_schemas import FoxgloveGameStateSc
 from api_gateway.resources.foxglove_farm.schemas import TownSchema
 from engine_service.downtown_farmers_market import convert as dfm_convert
 from engine_service.foxglove_farm import convert as ff_convert
+from referee.downtown_farmers_market.v1 import game_pb2 as dfm_game_pb2
+from referee.foxglove_farm.v1 import game_pb2 as ff_game_pb2
+from referee.foxglove_farm.v1 import town_pb2
 from tabletop_rules import downtown_farmers_market as dfm
 from tabletop_rules.foxglove_farm import (
     GOODS,
@@ -71,7 +74,8 @@ def _dfm_game(rng: random.Random) -> PlayedGame:
 
 def _dfm_round_trip(state: dfm.GameState) -> dfm.GameState:
     schema = GameStateSchema()
-    return dfm_convert.state_from_proto(schema.load(schema.dump(dfm_convert.state_to_proto(state))))
+    return dfm_convert.state_from_proto(schema.load(schema.dump(
+        dfm_game_pb2.GameState.FromString(dfm_convert.state_to_wire(state)))))
 
 
 DOWNTOWN_FARMERS_MARKET = GameUnderTest(
@@ -135,8 +139,8 @@ def _ff_illegal_variant(state: ff.FinalRound, move: Any, rng: random.Random
 def _ff_round_trip(state: ff.FinalRound) -> ff.FinalRound:
     """The town is the part of the final round with a wire form today."""
     schema = TownSchema()
-    town = ff_convert.town_from_proto(schema.load(schema.dump(ff_convert.town_to_proto(
-        state.town))))
+    town = ff_convert.town_from_proto(schema.load(schema.dump(
+        town_pb2.Town.FromString(ff_convert.town_to_wire(state.town)))))
     return replace(state, town=town)
 
 
@@ -202,8 +206,8 @@ def _farm_illegal_variant(state: farm.GameState, move: Any, rng: random.Random
 def _farm_round_trip(state: farm.GameState) -> farm.GameState:
     """Through protobuf and the gateway's JSON, and back."""
     schema = FoxgloveGameStateSchema()
-    return ff_convert.state_from_proto(schema.load(schema.dump(ff_convert.state_to_proto(
-        state))))
+    return ff_convert.state_from_proto(schema.load(schema.dump(
+        ff_game_pb2.GameState.FromString(ff_convert.state_to_wire(state)))))
 
 
 FOXGLOVE_FARM = GameUnderTest(

@@ -85,7 +85,7 @@ def action_json(action: Action) -> Json:
 
 
 def state_json(state: GameState) -> Json:
-    return FoxgloveGameStateSchema().dump(convert.state_to_proto(state))
+    return FoxgloveGameStateSchema().dump(game_pb2.GameState.FromString(convert.state_to_wire(state)))
 
 
 # -- a new game ------------------------------------------------------------------------
