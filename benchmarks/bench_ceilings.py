@@ -325,6 +325,7 @@ def build_calls(seed: int) -> list[Call]:
     from referee.downtown_farmers_market.v1 import (
         downtown_farmers_market_service_pb2 as dfm,
     )
+    from referee.downtown_farmers_market.v1 import game_pb2
     from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as ff
 
     from api_gateway.resources.downtown_farmers_market import schemas as dfm_schemas
@@ -338,10 +339,11 @@ def build_calls(seed: int) -> list[Call]:
     # A 4-player standard game 40 moves in (round 9 of 16), at a take.
     game = play_random_game(rng, Mode.STANDARD, 4, max_moves=40)
     state = next(s for s in reversed(game.states) if s.expected is Action.TAKE)
-    state_json = dfm_schemas.GameStateSchema().dump(convert.state_to_proto(state))
+    state_message = game_pb2.GameState.FromString(convert.state_to_wire(state))
+    state_json = dfm_schemas.GameStateSchema().dump(state_message)
     move = rng.choice(legal_moves(state))
     validate_json = dfm_schemas.ValidateMoveRequestSchema().dump(
-        {"state": convert.state_to_proto(state), "move": convert.move_to_proto(move)})
+        {"state": state_message, "move": game_pb2.Move.FromString(convert.move_to_wire(move))})
     kuly = json.loads((REPO_ROOT / "tests/data/foxglove_farm/"
                        "kuly_transport_and_processing.json").read_text())
     town = kuly["town"]

@@ -63,6 +63,7 @@ from engine_service.downtown_farmers_market.servicer import (  # noqa: E402
 from engine_service.server import create_server  # noqa: E402
 from referee.downtown_farmers_market.v1 import (  # noqa: E402
     downtown_farmers_market_service_pb2 as service_pb2,
+    game_pb2,
 )
 from tabletop_rules import downtown_farmers_market as dfm  # noqa: E402
 from tests.downtown_farmers_market.simulator import play_random_game  # noqa: E402
@@ -115,16 +116,12 @@ _CONTEXT: Any = _Context()  # stands in for a grpc.ServicerContext
 
 def engine_score(data: bytes) -> bytes:
     """One ScoreBoard call as the gRPC server makes it: bytes in, bytes out."""
-    request = service_pb2.ScoreBoardRequest.FromString(data)
-    answer = _SERVICER.ScoreBoard(request, _CONTEXT)
-    return answer.SerializeToString()
+    return _SERVICER.ScoreBoard(data, _CONTEXT)  # it reads the request's bytes
 
 
 def engine_validate(data: bytes) -> bytes:
     """One ValidateMove call as the gRPC server makes it: bytes in, bytes out."""
-    request = service_pb2.ValidateMoveRequest.FromString(data)
-    answer = _SERVICER.ValidateMove(request, _CONTEXT)
-    return answer.SerializeToString()
+    return _SERVICER.ValidateMove(data, _CONTEXT)  # it reads the request's bytes
 
 
 def throughput(label: str, passes: Sequence[Sequence[Callable[[], object]]], unit: str
@@ -177,9 +174,10 @@ def game_calls(games: int, passes: int) -> dict[str, list[list[Callable[[], obje
     modes = [(mode, n) for mode in dfm.Mode for n in (2, 3, 4)]
     played = [play_random_game(rng, *modes[i % len(modes)]) for i in range(games)]
     pairs = [(state, move) for game in played for state, move in zip(game.states, game.moves)]
-    requests = [service_pb2.ValidateMoveRequest(state=convert.state_to_proto(state),
-                                                move=convert.move_to_proto(move)
-                                                ).SerializeToString() for state, move in pairs]
+    requests = [service_pb2.ValidateMoveRequest(
+        state=game_pb2.GameState.FromString(convert.state_to_wire(state)),
+        move=game_pb2.Move.FromString(convert.move_to_wire(move))).SerializeToString()
+        for state, move in pairs]
     return {
         "legal_moves, a state sent in": [
             [partial(dfm.legal_moves, replace(state)) for state, _ in pairs]

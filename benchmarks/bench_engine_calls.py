@@ -37,10 +37,8 @@ sys.path.insert(0, str(BENCH_DIR))
 from bench_ceilings import build_calls  # noqa: E402
 
 from engine_service.calls import CallLimits  # noqa: E402
-from engine_service.downtown_farmers_market.servicer import (  # noqa: E402
-    DowntownFarmersMarketServicer,
-)
-from engine_service.foxglove_farm.servicer import FoxgloveFarmServicer  # noqa: E402
+from engine_service.downtown_farmers_market import servicer as dfm_servicer  # noqa: E402
+from engine_service.foxglove_farm import servicer as ff_servicer  # noqa: E402
 
 
 class _Context:
@@ -61,21 +59,28 @@ class _Context:
 
 def engine_calls(seed: int) -> dict[str, Callable[[], bytes]]:
     """Each method's call, bytes in -> bytes out, on ``bench_ceilings.py``'s payload."""
-    servicers = {"DowntownFarmersMarketService": DowntownFarmersMarketServicer(),
-                 "FoxgloveFarmService": FoxgloveFarmServicer(CallLimits())}
+    games = {registration.service.name: registration
+             for registration in (dfm_servicer.REGISTRATION, ff_servicer.REGISTRATION)}
+    servicers = {name: game.servicer(CallLimits()) for name, game in games.items()}
     context: Any = _Context()
     calls: dict[str, Callable[[], bytes]] = {}
     for call in build_calls(seed):
         service, method = call.grpc_method.rsplit("/", 2)[1:]
-        behavior = getattr(servicers[service.rsplit(".", 1)[1]], method)
-        parse = type(call.grpc_request).FromString
+        name = service.rsplit(".", 1)[1]
+        behavior = getattr(servicers[name], method)
+        parse = games[name].request_deserializer(method) or _as_sent
         data = call.grpc_bytes
 
         def one(behavior: Any = behavior, parse: Any = parse, data: bytes = data) -> bytes:
-            return behavior(parse(data), context).SerializeToString()
+            return behavior(parse(data), context)
 
         calls[f"{call.name} ({method})"] = one
     return calls
+
+
+def _as_sent(data: bytes) -> bytes:
+    """A method reading its request's bytes gets them as grpcio does."""
+    return data
 
 
 def per_call(call: Callable[[], bytes], batches: int, size: int) -> list[float]:

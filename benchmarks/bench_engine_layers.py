@@ -11,11 +11,12 @@ server options, loaded alike with h2load (2 connections x 4 streams):
 * **echo**: ``bench_ceilings.py``'s grpcio echo (the request's bytes answered);
 * **answer bytes**: the engine's answer to the payload, recorded once, answered as bytes
   (what the answer's size costs on the wire);
-* **protobuf**: the generated servicer registration, the request parsed and the recorded
-  answer message serialized by protobuf (what any protobuf service pays);
+* **protobuf**: the game's registration (:class:`engine_service.registration.GameRegistration`),
+  the request parsed by protobuf and the recorded answer's bytes sent (what any protobuf
+  service pays to read its requests);
 * **engine server**: the engine's own server (``create_server``: the call policy with its
   metrics, request ids and logs, health, reflection), the method answering the recorded
-  message;
+  bytes;
 * **engine**: the real engine, its servicer method's thread CPU time per call measured
   as it runs (the rules' work under load, to set beside ``bench_engine_calls.py``'s
   in-process figure);
@@ -75,11 +76,9 @@ def serve(layer: str, call_name: str, address: str) -> None:
     servicer_class = next(value for name, value in vars(servicers).items()
                           if name.endswith("Servicer") and hasattr(value, method))
     real = getattr(servicer_class, method)
-    answer = call.grpc_response.FromString(
-        engine_calls(2026)[f"{call_name} ({method})"]())  # recorded as bench_engine_calls
+    answer = engine_calls(2026)[f"{call_name} ({method})"]()  # recorded as bench_engine_calls
     if layer == "answer bytes":
-        data = answer.SerializeToString()
-        handler = grpc.unary_unary_rpc_method_handler(lambda request, context: data)
+        handler = grpc.unary_unary_rpc_method_handler(lambda request, context: answer)
         server = grpc.server(futures.ThreadPoolExecutor(bench_ceilings.engine_workers()),
                              options=[("grpc.so_reuseport", 0)])
         server.add_registered_method_handlers(service_name, {method: handler})

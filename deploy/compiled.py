@@ -47,7 +47,8 @@ COMPILED = (
     "engine_service/wording.py",
     "engine_service/reading.py",
     *(f"engine_service/downtown_farmers_market/{name}.py" for name in (
-        "encodings", "board_writing", "message_reading", "score_answers", "game_answers")),
+        "encodings", "board_writing", "message_reading", "byte_reading", "score_answers",
+        "game_answers")),
     *(f"engine_service/foxglove_farm/{name}.py" for name in (
         "enums", "town_reading", "game_reading", "town_answers", "game_answers")),
 )

@@ -1,9 +1,10 @@
-"""Downtown Farmers Market's answers on the game, written from rule values: states, moves,
-turns, legal moves, verdicts and replays.
+"""Downtown Farmers Market's answers on the game, written from rule values as their
+encodings (:mod:`engine_service.wire`): states, moves, turns, legal moves, verdicts and
+replays.
 
-A game state is written as its encoding, joined from the tiles', spaces' and challenges'
-encodings (:mod:`.board_writing`, :mod:`engine_service.wire`), and parsed into the answer
-at once.
+A game state is joined from the tiles', spaces' and challenges' encodings
+(:mod:`.board_writing`), which is many times faster than setting its few hundred fields
+one by one.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from tabletop_rules import downtown_farmers_market as dfm
 from tabletop_rules.problems import Path, json_pointer
 
 from .. import wire
+from ..replays import ReplayWriter
 from ..wording import sentence_fields
 from .board_writing import board_to_wire, tile_to_wire
 from .encodings import ACTION_TO_PROTO, MODE_TO_PROTO, WIRE_OF_TILE, Encodings
-from .score_answers import board_score_to_proto, standings_to_proto
+from .score_answers import board_score_to_wire, standings_to_proto
 
 _PLAYER_NAME, _PLAYER_BOARD = (wire.key(game_pb2.Player.DESCRIPTOR, name)
                                for name in ("name", "board"))
@@ -29,7 +31,7 @@ _PLAYER_NAME, _PLAYER_BOARD = (wire.key(game_pb2.Player.DESCRIPTOR, name)
     for name in ("rules_version", "mode", "players", "face_up", "pile_count", "discards",
                  "round", "first_player", "current_player", "expected", "game_over",
                  "reveal_count"))
-"""The keys of the fields an answer's state is written with (:func:`state_to_proto`)."""
+"""The keys of the fields an answer's state is written with (:func:`state_to_wire`)."""
 _TAKE, _DISCARD, _REVEAL = (wire.key(game_pb2.Move.DESCRIPTOR, name)
                             for name in ("take", "discard", "reveal"))
 _TAKE_PLAYER, _TAKE_TILE, _TAKE_ROW, _TAKE_COL = (
@@ -43,11 +45,17 @@ _DISCARD_PLAYER, _DISCARD_TILE = (wire.key(game_pb2.DiscardTile.DESCRIPTOR, name
 _REVEAL_TILES = wire.key(game_pb2.RevealTiles.DESCRIPTOR, "tiles")
 _MOVES, _TURN = (wire.key(service_pb2.ListLegalMovesResponse.DESCRIPTOR, name)
                  for name in ("moves", "turn"))
-"""The keys of a move's fields (:func:`move_to_proto`), and a take's numbers and tiles
+"""The keys of a move's fields (:func:`move_to_wire`), and a take's numbers and tiles
 as fields, looked up as legal moves are written."""
+_TURN_PLAYER, _TURN_EXPECTED, _TURN_REVEAL_COUNT = (
+    wire.key(game_pb2.Turn.DESCRIPTOR, name) for name in ("player", "expected", "reveal_count"))
+_NEW_GAME_STATE = wire.key(service_pb2.NewGameResponse.DESCRIPTOR, "state")
+_VERDICT_LEGAL, _VERDICT_NEXT_STATE, _VERDICT_VIOLATIONS = (
+    wire.key(service_pb2.ValidateMoveResponse.DESCRIPTOR, name)
+    for name in ("legal", "next_state", "violations"))
 
 
-def _state_to_wire(state: dfm.GameState, encodings: Encodings | None = None) -> bytes:
+def state_to_wire(state: dfm.GameState, encodings: Encodings | None = None) -> bytes:
     """A state's encoding, its boards and tiles written as their encodings (a board among
     ``encodings`` as it came)."""
     return b"".join([
@@ -76,19 +84,7 @@ def _written(board: dfm.Board, encodings: Encodings | None) -> bytes:
     return board_to_wire(board)
 
 
-def state_to_proto(state: dfm.GameState, message: game_pb2.GameState | None = None,
-                   encodings: Encodings | None = None) -> game_pb2.GameState:
-    """``state`` written into ``message`` (an answer's field, so nothing is copied), or
-    into a new message: its encoding is written (:func:`_state_to_wire`; a board of the
-    request, among ``encodings``, as it came) and parsed in one call, which is many times
-    faster than setting a few hundred fields one by one."""
-    if message is None:
-        message = game_pb2.GameState()
-    message.MergeFromString(_state_to_wire(state, encodings))
-    return message
-
-
-def _move_to_wire(move: dfm.Move) -> bytes:
+def move_to_wire(move: dfm.Move) -> bytes:
     """A move's encoding (a ``Move`` message's); a take's numbers and tile, as a legal
     one holds them, are looked up."""
     if isinstance(move, dfm.TakeTile):
@@ -107,32 +103,23 @@ def _move_to_wire(move: dfm.Move) -> bytes:
                                         for tile in move.tiles]))
 
 
-def move_to_proto(move: dfm.Move, message: game_pb2.Move | None = None) -> game_pb2.Move:
-    """``move`` written into ``message`` (an answer's field, so nothing is copied), or
-    into a new message."""
-    if message is None:
-        message = game_pb2.Move()
-    message.MergeFromString(_move_to_wire(move))
-    return message
-
-
-def turn_to_proto(state: dfm.GameState) -> game_pb2.Turn:
+def turn_to_wire(state: dfm.GameState) -> bytes:
     """Who acts next in ``state``, what the game waits for, and at a reveal how many tiles."""
-    turn = dfm.GAME.turn(state)
-    message = game_pb2.Turn(expected=game_pb2.Action.ValueType(ACTION_TO_PROTO[state.expected]),
-                            reveal_count=state.reveal_count)
-    if turn.player is not None:
-        message.player = turn.player
-    return message
+    player = dfm.GAME.turn(state).player
+    return b"".join([b"" if player is None else wire.present(_TURN_PLAYER, player),
+                     wire.number(_TURN_EXPECTED, ACTION_TO_PROTO[state.expected]),
+                     wire.number(_TURN_REVEAL_COUNT, state.reveal_count)])
 
 
-def legal_moves_to_proto(state: dfm.GameState, moves: Sequence[dfm.Move]
-                         ) -> service_pb2.ListLegalMovesResponse:
-    """The answer listing ``moves`` and the turn of ``state``: its encoding written (each
-    move's, :func:`_move_to_wire`) and parsed at once."""
-    return service_pb2.ListLegalMovesResponse.FromString(
-        b"".join([wire.part(_MOVES, _move_to_wire(move)) for move in moves])
-        + wire.part(_TURN, turn_to_proto(state).SerializeToString()))
+def new_game_to_wire(state: dfm.GameState) -> bytes:
+    """The answer to NewGame."""
+    return wire.part(_NEW_GAME_STATE, state_to_wire(state))
+
+
+def legal_moves_to_wire(state: dfm.GameState, moves: Sequence[dfm.Move]) -> bytes:
+    """The answer listing ``moves`` and the turn of ``state``."""
+    return b"".join([*[wire.part(_MOVES, move_to_wire(move)) for move in moves],
+                     wire.part(_TURN, turn_to_wire(state))])
 
 
 def violations_to_proto(violations: Sequence[dfm.Violation], move_path: Path
@@ -144,28 +131,22 @@ def violations_to_proto(violations: Sequence[dfm.Violation], move_path: Path
             for v in violations]
 
 
-def verdict_to_proto(verdict: dfm.Verdict, encodings: Encodings | None = None
-                     ) -> service_pb2.ValidateMoveResponse:
+def verdict_to_wire(verdict: dfm.Verdict, encodings: Encodings | None = None) -> bytes:
     """The answer to a move; the boards the next state shares with the request (every one
     the move leaves alone), written back as they came when among ``encodings``."""
-    answer = service_pb2.ValidateMoveResponse(
-        legal=verdict.legal, violations=violations_to_proto(verdict.violations, ("move",)))
-    if verdict.next_state is not None:
-        state_to_proto(verdict.next_state, answer.next_state, encodings)
-    return answer
+    return b"".join([
+        wire.number(_VERDICT_LEGAL, verdict.legal),
+        b"" if verdict.next_state is None else wire.part(
+            _VERDICT_NEXT_STATE, state_to_wire(verdict.next_state, encodings)),
+        wire.messages(_VERDICT_VIOLATIONS, violations_to_proto(verdict.violations, ("move",)))])
 
 
-def replay_to_proto(result: dfm.ReplayResult) -> service_pb2.ReplayGameResponse:
-    answer = service_pb2.ReplayGameResponse(legal=result.legal)
-    state_to_proto(result.state, answer.state)
-    if result.illegal_index is not None:
-        answer.illegal_index = result.illegal_index
-        answer.violations.extend(violations_to_proto(result.violations,
-                                                     ("moves", result.illegal_index)))
-    if result.ranking is not None:
-        answer.standings.extend(standings_to_proto(result.ranking))
-        answer.winners.extend(result.ranking.winners)
-        by_name = {s.name: s.score for s in result.ranking.standings}
-        for player in result.state.players:
-            board_score_to_proto(by_name[player.name], answer.scores.add())
-    return answer
+_REPLAY = ReplayWriter(
+    service_pb2.ReplayGameResponse.DESCRIPTOR, state_to_wire,
+    lambda violations, index: violations_to_proto(violations, ("moves", index)),
+    standings_to_proto, board_score_to_wire)
+
+
+def replay_to_wire(result: dfm.ReplayResult) -> bytes:
+    """The answer to ReplayGame (:class:`.ReplayWriter`)."""
+    return _REPLAY.write(result)

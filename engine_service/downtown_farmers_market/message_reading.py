@@ -6,18 +6,15 @@ path in the contract's JSON form, then the rules' own validation adds what is wr
 the board, state, setup or move as a whole, so the rules are only ever called on input
 they accept.
 
-Boards and Food tiles are first read straight from their encoding, which is many times
-faster than walking their fields: a tile, a grid space or a challenge is looked up by its
-bytes (:mod:`.encodings`). That fast path reads only what the reader would read without a
-problem, into the same values; at anything else it gives up, and the reader reads the
-message field by field, naming every problem.
+The requests most calls make are read from their bytes first (:mod:`.byte_reading`);
+this reader reads the rest, and what the byte reader gives up on, field by field. The
+``checked_*`` functions are the checks after reading that both readers share.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
-from typing import Any, cast
+from typing import cast
 
 from google.protobuf.internal.containers import RepeatedScalarFieldContainer
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
@@ -30,27 +27,18 @@ from tabletop_rules.downtown_farmers_market.readings import (
     DoubtfulCell,
     check_readings,
 )
+from tabletop_rules.downtown_farmers_market.json_form import NOT_A_MODE, NOT_AN_INGREDIENT
 from tabletop_rules.downtown_farmers_market.moves import NO_MOVE_ACTION
 from tabletop_rules.downtown_farmers_market.validation import NO_CHALLENGE_TYPE
 from tabletop_rules.problems import Path, Problem, not_one_of
 
 from ..reading import Reader
-from .board_writing import challenge_to_wire
 from .encodings import (
     ACTION_FROM_PROTO,
-    COLUMN_CHALLENGE_TAG,
-    GRID_ROW_TAG,
     INGREDIENT_FROM_PROTO,
     MODE_FROM_PROTO,
-    MODE_TAG,
-    ROW_CHALLENGE_TAG,
-    SPACE_IN_ROW,
-    TILE_BY_WIRE,
-    Encodings,
 )
 
-NOT_AN_INGREDIENT = not_one_of("an ingredient")
-NOT_A_MODE = not_one_of("a mode")
 NOT_AN_ACTION = not_one_of("an action")
 _INGREDIENT_VALUES = tuple(i.value for i in dfm.Ingredient)
 _MODE_VALUES = tuple(m.value for m in dfm.Mode)
@@ -64,8 +52,7 @@ _MOVE_KINDS = tuple(f.name for f in game_pb2.Move.DESCRIPTOR.oneofs_by_name["act
 
 
 class MessageReader(Reader):
-    """Reads messages into rule values, noting problems instead of stopping at the first;
-    boards read as written are kept in ``encodings``, if given.
+    """Reads messages into rule values, noting problems instead of stopping at the first.
 
     What cannot be read stands in as a placeholder the rules' checks find nothing wrong
     with (an unknown ingredient as bread, a challenge whose type or ingredients cannot be
@@ -74,9 +61,8 @@ class MessageReader(Reader):
     the paths they must not judge are noted in :attr:`unjudged` (a doubtful space one of
     whose candidates cannot be read: whether its candidates repeat one another)."""
 
-    def __init__(self, encodings: Encodings | None = None) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.encodings = encodings
         self.unjudged: set[Path] = set()
 
     def judged(self, problems: Sequence[Problem], path: Path) -> list[Problem]:
@@ -98,9 +84,6 @@ class MessageReader(Reader):
         return tuple(self.ingredient(v, (*path, i)) for i, v in enumerate(values))
 
     def tile(self, message: board_pb2.FoodTile, path: Path) -> dfm.FoodTile:
-        tile = TILE_BY_WIRE.get(message.SerializeToString())
-        if tile is not None:
-            return tile
         return dfm.FoodTile(self.ingredients(message.ingredients, path))
 
     def tiles(self, messages: Sequence[board_pb2.FoodTile], path: Path
@@ -150,15 +133,7 @@ class MessageReader(Reader):
     def board(self, message: board_pb2.Board, path: Path,
               doubts: list[DoubtfulCell] | None = None) -> dfm.Board:
         """The board; a space listing candidates is read into ``doubts`` (given only for
-        a board being scored), holding its likeliest candidate on the board. (A board
-        read from its encoding the quick way has no such space.)"""
-        data = message.SerializeToString()
-        read = board_from_wire(data)
-        if read is not None:
-            board, as_written = read
-            if as_written and self.encodings is not None:
-                self.encodings[id(board)] = (board, data)
-            return board
+        a board being scored), holding its likeliest candidate on the board."""
         grid = tuple(
             tuple(self.space(space, (*path, "grid", r, c), doubts)
                   for c, space in enumerate(row.spaces))
@@ -233,77 +208,6 @@ class MessageReader(Reader):
         return dfm.RevealTiles(())  # a placeholder; the problem already refuses the input
 
 
-def board_from_wire(data: bytes) -> tuple[dfm.Board, bool] | None:
-    """The board ``data`` encodes, if it is one that :meth:`MessageReader.board` reads without a
-    problem, and whether ``data`` is what :func:`board_to_wire` writes for it (a
-    canonical encoding whose mode is set and whose challenges are each as written);
-    otherwise None. A board's encoding is its fields in turn, each a one-byte tag then,
-    for the mode, its one-byte number, for a challenge or a grid row, a one-byte length
-    and the part; a longer number or length, or another field, is for the reader. A grid
-    row's spaces are each looked up in :data:`SPACE_IN_ROW` where they lie."""
-    mode: dfm.Mode | None = dfm.Mode.STANDARD  # an unset mode is standard
-    row_challenges: list[dfm.Challenge] = []
-    column_challenges: list[dfm.Challenge] = []
-    grid = []
-    as_written = False
-    spaces = SPACE_IN_ROW
-    at, end = 0, len(data)
-    while at + 1 < end:
-        tag, size = data[at], data[at + 1]
-        if (tag | size) & 0x80:
-            return None
-        if tag == MODE_TAG:
-            mode = MODE_FROM_PROTO.get(size)
-            as_written = at == 0  # written first, as the canonical encoding has it
-            at += 2
-            continue
-        start = at + 2
-        at = start + size
-        if at > end:
-            return None
-        if tag == GRID_ROW_TAG:
-            row = []
-            while start + 1 < at:  # each space: a tag, a one-byte length, the space
-                after = start + 2 + data[start + 1]
-                space = spaces.get(data[start:after], _NOT_A_SPACE)
-                if space is _NOT_A_SPACE:
-                    return None
-                row.append(space)
-                start = after
-            if start != at:
-                return None
-            grid.append(tuple(row))
-        elif tag == ROW_CHALLENGE_TAG or tag == COLUMN_CHALLENGE_TAG:
-            read = _challenge_from_wire(data[start:at])
-            if read is None:
-                return None
-            (row_challenges if tag == ROW_CHALLENGE_TAG else column_challenges).append(read[0])
-            as_written = as_written and read[1]
-        else:
-            return None
-    if mode is None or at != end:
-        return None
-    return dfm.Board(tuple(grid), tuple(row_challenges), tuple(column_challenges),
-                     mode), as_written
-
-
-_NOT_A_SPACE: Any = object()
-"""What :data:`SPACE_IN_ROW` gives for bytes that are no space it knows (None is the
-empty space)."""
-
-
-@lru_cache(maxsize=4096)
-def _challenge_from_wire(data: bytes) -> tuple[dfm.Challenge, bool] | None:
-    """The challenge ``data`` encodes and whether ``data`` is its encoding as written
-    (:func:`challenge_to_wire`), None if the reader finds a problem with it: read once,
-    as boards keep showing the same challenge tiles."""
-    reader = MessageReader()
-    challenge = reader.challenge(board_pb2.Challenge.FromString(data), ())
-    if reader.problems or challenge is None:
-        return None
-    return challenge, data == challenge_to_wire(challenge)
-
-
 def board_from_proto(message: board_pb2.Board, path: Path = ()) -> dfm.Board:
     """A well-formed board, or :class:`InvalidInputError` listing every problem: what
     the wire gets wrong and what the rules find wrong with the rest, at once."""
@@ -320,8 +224,14 @@ def transcription_from_proto(message: board_pb2.Board, path: Path = ()
     reader = MessageReader()
     doubts: list[DoubtfulCell] = []
     board = reader.board(message, path, doubts)
+    return checked_transcription(reader, board, tuple(doubts), path)
+
+
+def checked_transcription(reader: MessageReader, board: dfm.Board,
+                          doubts: tuple[DoubtfulCell, ...], path: Path
+                          ) -> tuple[dfm.Board, tuple[DoubtfulCell, ...]]:
     reader.done(lambda: reader.judged(check_readings(board, doubts), path), partial=True)
-    return board, tuple(doubts)
+    return board, doubts
 
 
 def players_from_proto(messages: Sequence[scoring_pb2.PlayerBoard]
@@ -351,20 +261,25 @@ def setup_from_proto(message: game_pb2.Setup) -> dfm.Setup:
 def state_from_proto(message: game_pb2.GameState) -> dfm.GameState:
     """A state play can go on from (the request's ``state``), or every problem."""
     reader = MessageReader()
-    state = reader.state(message, ("state",))
+    return checked_state(reader, reader.state(message, ("state",)))
+
+
+def checked_state(reader: Reader, state: dfm.GameState) -> dfm.GameState:
     reader.done(lambda: [p.under("state") for p in dfm.check_state(state)])
     return state
 
 
-def state_and_move_from_proto(state_message: game_pb2.GameState, move_message: game_pb2.Move,
-                              encodings: Encodings | None = None
+def state_and_move_from_proto(state_message: game_pb2.GameState, move_message: game_pb2.Move
                               ) -> tuple[dfm.GameState, dfm.Move]:
     """A valid state and a well-formed move to judge in it (the request's ``state`` and
-    ``move``), or every problem with either; the boards read as written are added to
-    ``encodings``, for :func:`verdict_to_proto`."""
-    reader = MessageReader(encodings)
+    ``move``), or every problem with either."""
+    reader = MessageReader()
     state = reader.state(state_message, ("state",))
-    move = reader.move(move_message, ("move",))
+    return checked_state_and_move(reader, state, reader.move(move_message, ("move",)))
+
+
+def checked_state_and_move(reader: Reader, state: dfm.GameState, move: dfm.Move
+                           ) -> tuple[dfm.GameState, dfm.Move]:
     reader.done(lambda: [p.under("state") for p in dfm.check_state(state)]
                 + [p.under("move") for p in dfm.check_move(move, len(state.players))])
     return state, move

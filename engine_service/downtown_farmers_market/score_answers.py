@@ -1,5 +1,6 @@
-"""Downtown Farmers Market's answers on boards, written from rule values: scores and their
-readings, standings, and the Challenge types.
+"""Downtown Farmers Market's answers on boards, written from rule values as their
+encodings (:mod:`engine_service.wire`): scores and their readings, standings, and the
+Challenge types.
 """
 
 from __future__ import annotations
@@ -8,9 +9,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 
-from referee.downtown_farmers_market.v1 import board_pb2
+from referee.downtown_farmers_market.v1 import board_pb2, challenge_types_pb2, scoring_pb2
 from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as service_pb2
-from referee.downtown_farmers_market.v1 import challenge_types_pb2, scoring_pb2
 from tabletop_rules import downtown_farmers_market as dfm
 from tabletop_rules.downtown_farmers_market.challenge_types import ChallengeType, Values
 from tabletop_rules.downtown_farmers_market.model import MAX_TILE_INGREDIENTS
@@ -59,13 +59,7 @@ _LINE_CHOSEN_FIELDS, _LINE_MAJORITY_FIELDS = (
     for key in (_LINE_CHOSEN, _LINE_MAJORITY))
 
 
-def board_score_to_proto(score: dfm.BoardScore, message: scoring_pb2.BoardScore) -> None:
-    """Write ``score`` into ``message``, an answer's field (so nothing is copied): its
-    encoding is written (:func:`_board_score_to_wire`) and parsed in one call."""
-    message.MergeFromString(_board_score_to_wire(score))
-
-
-def _board_score_to_wire(score: dfm.BoardScore) -> bytes:
+def board_score_to_wire(score: dfm.BoardScore) -> bytes:
     """A board score's encoding: each line's index and counted cells written, around the
     parts its verdict writes (:func:`_verdict_to_wire`, once per verdict)."""
     return b"".join([
@@ -152,15 +146,26 @@ def _set_field(made: tuple[dfm.Ingredient, ...]) -> bytes:
         [INGREDIENT_TO_PROTO[i] for i in made])) if made else b"")
 
 
-def readings_to_proto(readings: Readings, message: scoring_pb2.BoardUncertainty) -> None:
-    """Write ``readings`` into ``message``, an answer's field (so nothing is copied)."""
-    message.readings = readings.count
-    message.lowest_total = readings.lowest_total
-    message.highest_total = readings.highest_total
-    message.likely_total = readings.likely_total
-    for cell in readings.cells:
-        message.spaces.add(row=cell.row, col=cell.col, pointer=json_pointer(cell.path),
-                           decides=cell.decides, totals=cell.totals)
+_SCORE_ANSWER = wire.key(service_pb2.ScoreBoardResponse.DESCRIPTOR, "score")
+_SCORE_UNCERTAINTY = wire.key(scoring_pb2.BoardScore.DESCRIPTOR, "uncertainty")
+
+
+def scored_board_to_wire(score: dfm.BoardScore, readings: Readings | None) -> bytes:
+    """The answer to ScoreBoard: the score, and with ``readings`` (a board transcribed with
+    doubts) the totals its other readings would give."""
+    uncertainty = b"" if readings is None else wire.message(
+        _SCORE_UNCERTAINTY, _readings_to_proto(readings))
+    return wire.part(_SCORE_ANSWER, board_score_to_wire(score) + uncertainty)
+
+
+def _readings_to_proto(readings: Readings) -> scoring_pb2.BoardUncertainty:
+    return scoring_pb2.BoardUncertainty(
+        readings=readings.count, lowest_total=readings.lowest_total,
+        highest_total=readings.highest_total, likely_total=readings.likely_total,
+        spaces=[scoring_pb2.DoubtfulSpace(row=cell.row, col=cell.col,
+                                          pointer=json_pointer(cell.path),
+                                          decides=cell.decides, totals=cell.totals)
+                for cell in readings.cells])
 
 
 def standings_to_proto(ranking: dfm.Ranking) -> list[scoring_pb2.Standing]:
@@ -170,16 +175,24 @@ def standings_to_proto(ranking: dfm.Ranking) -> list[scoring_pb2.Standing]:
                                  place=s.place) for s in ranking.standings]
 
 
-def challenge_types_to_proto(types: Sequence[ChallengeType]
-                             ) -> service_pb2.ListChallengeTypesResponse:
-    """The challenge types, the ingredients their parameters name, and the rules' version."""
+def ranking_to_wire(ranking: dfm.Ranking) -> bytes:
+    """The answer to RankPlayers (a few fields a player: built as a message)."""
+    return service_pb2.RankPlayersResponse(
+        standings=standings_to_proto(ranking), winners=ranking.winners,
+        rules_version=dfm.RULES_VERSION).SerializeToString()
+
+
+def challenge_types_to_wire(types: Sequence[ChallengeType]) -> bytes:
+    """The answer to ListChallengeTypes: the challenge types, the ingredients their
+    parameters name, and the rules' version."""
     return service_pb2.ListChallengeTypesResponse(
         challenge_types=[challenge_types_pb2.ChallengeType(
             type=t.type, rule=t.rule, description=t.description,
             parameters=[challenge_types_pb2.ChallengeParameter(
                 name=p.name, description=p.description, values=_values_to_proto(p.values))
                 for p in t.parameters]) for t in types],
-        ingredients=ingredients_to_proto(dfm.INGREDIENTS), rules_version=dfm.RULES_VERSION)
+        ingredients=ingredients_to_proto(dfm.INGREDIENTS),
+        rules_version=dfm.RULES_VERSION).SerializeToString()
 
 
 def _values_to_proto(values: Values) -> challenge_types_pb2.ParameterValues:

@@ -36,8 +36,10 @@ digest, answers = hashlib.sha256(), 0
 
 def answer(method, request):
     global answers
+    if registration.request_deserializer(method) is None:  # it reads the request's bytes
+        request = request.SerializeToString()
     try:
-        data = getattr(servicer, method)(request, Context()).SerializeToString()
+        data = getattr(servicer, method)(request, Context())
     except Refused as refused:
         data = refused.args[0]
     digest.update(method.encode() + len(data).to_bytes(4, "big") + data)
@@ -46,21 +48,23 @@ def answer(method, request):
 rng = random.Random(int(sys.argv[1]))
 """
 """What every game's answers are made with: ``answer(method, request)`` calls the
-``servicer`` the game's part defines and digests the answer's bytes or refusal."""
+``servicer`` of the ``registration`` the game's part defines (with the request's bytes,
+for a method that reads them) and digests the answer's bytes or refusal."""
 
 _GAMES = {"downtown_farmers_market": r"""
-from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as pb
+from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as pb, game_pb2
 from engine_service.downtown_farmers_market import convert
-from engine_service.downtown_farmers_market.servicer import DowntownFarmersMarketServicer
+from engine_service.calls import CallLimits
+from engine_service.downtown_farmers_market.servicer import REGISTRATION as registration
 from tabletop_rules.downtown_farmers_market import Mode, TakeTile, legal_moves, scoring
 from tests.downtown_farmers_market.simulator import play_random_game, random_tile
 
-servicer = DowntownFarmersMarketServicer()
+servicer = registration.servicer(CallLimits())
 for _ in range(int(sys.argv[2])):
     mode = rng.choice(list(Mode))
     game = play_random_game(rng, mode, rng.randint(2, 4))
     for state in game.states:
-        message = convert.state_to_proto(state)
+        message = game_pb2.GameState.FromString(convert.state_to_wire(state))
         answer("ListLegalMoves", pb.ListLegalMovesRequest(state=message))
         moves = legal_moves(state)
         taken = [m for m in moves if isinstance(m, TakeTile)]
@@ -68,28 +72,28 @@ for _ in range(int(sys.argv[2])):
             TakeTile(m.player, random_tile(rng), rng.randrange(5), m.col) for m in taken[:2]]
         for move in tried:  # legal, and takes of tiles and rows that may not be
             answer("ValidateMove", pb.ValidateMoveRequest(
-                state=message, move=convert.move_to_proto(move)))
+                state=message, move=game_pb2.Move.FromString(convert.move_to_wire(move))))
         mangled = pb.ValidateMoveRequest(state=message)
         mangled.state.pile_count += rng.choice((-1, 1))  # a state the rules refuse
         answer("ValidateMove", mangled)
     for state in (game.states[len(game.states) // 2], game.states[-1]):
-        for player in convert.state_to_proto(state).players:  # boards half and wholly filled
+        for player in game_pb2.GameState.FromString(convert.state_to_wire(state)).players:  # boards half and wholly filled
             answer("ScoreBoard", pb.ScoreBoardRequest(board=player.board))
             broken = pb.ScoreBoardRequest(board=player.board)
             space = broken.board.grid[rng.randrange(4)].spaces[rng.randrange(4)]
             space.tile.ingredients.append(99)  # an ingredient there is not
             answer("ScoreBoard", broken)
 """, "foxglove_farm": r"""
-from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as pb, scoring_pb2
+from referee.foxglove_farm.v1 import foxglove_farm_service_pb2 as pb, game_pb2, scoring_pb2, town_pb2
 from engine_service.calls import CallLimits
 from engine_service.foxglove_farm import convert
-from engine_service.foxglove_farm.servicer import FoxgloveFarmServicer
+from engine_service.foxglove_farm.servicer import REGISTRATION as registration
 from tabletop_rules.foxglove_farm import GOODS, scoring
 from tabletop_rules.foxglove_farm.central_board import SOLO_SETUPS
 from tabletop_rules.foxglove_farm.farm_game import GAME
 from tests.foxglove_farm.game_simulator import play_random_game
 
-servicer = FoxgloveFarmServicer(CallLimits())
+servicer = registration.servicer(CallLimits())
 
 def transports(town):
     '''Moves between the town's squares, legal or not: no route, no room, a good not
@@ -97,7 +101,7 @@ def transports(town):
     squares = [*town.tiles, (9, 9)]
     for _ in range(3):
         (from_row, from_col), (to_row, to_col) = rng.choice(squares), rng.choice(squares)
-        yield pb.ValidateTransportRequest(town=convert.town_to_proto(town), move={
+        yield pb.ValidateTransportRequest(town=town_pb2.Town.FromString(convert.town_to_wire(town)), move={
             "good": rng.randint(1, len(GOODS)), "count": rng.randint(1, 3),
             "origin": {"row": from_row, "col": from_col},
             "destination": {"row": to_row, "col": to_col}})
@@ -107,7 +111,7 @@ for _ in range(int(sys.argv[2])):
     game = play_random_game(rng, players, rng.choice(list(SOLO_SETUPS)) if players == 1 else None,
                             composed=rng.random() < 0.5)
     for state, action in rng.sample(list(zip(game.states, game.moves)), 12):
-        message = convert.state_to_proto(state)
+        message = game_pb2.GameState.FromString(convert.state_to_wire(state))
         answer("ListLegalMoves", pb.ListLegalMovesRequest(state=message))
         moves = GAME.legal_moves(state)
         for move in [action, *rng.sample(moves, min(2, len(moves)))]:
@@ -121,9 +125,9 @@ for _ in range(int(sys.argv[2])):
                 answer("ValidateTransport", request)
     towns = [player.town for player in game.final.players]
     answer("RankPlayers", pb.RankPlayersRequest(players=[scoring_pb2.PlayerTown(
-        name=f"player {i}", town=convert.town_to_proto(town)) for i, town in enumerate(towns)]))
+        name=f"player {i}", town=town_pb2.Town.FromString(convert.town_to_wire(town))) for i, town in enumerate(towns)]))
     for town in towns:
-        request = pb.ScoreTownRequest(town=convert.town_to_proto(town))
+        request = pb.ScoreTownRequest(town=town_pb2.Town.FromString(convert.town_to_wire(town)))
         answer("ScoreTown", request)
         tiles = {(t.row, t.col): t for t in request.town.tiles if t.building}
         for held in rng.sample(town.buildings, min(2, len(town.buildings))):

@@ -1,62 +1,57 @@
-"""The engine reads a well-formed Downtown Farmers Market board straight from its bytes
-and anything else field by field: for every message, both ways give the same board, or
-the same problems at the same paths."""
+"""The engine reads the requests most Downtown Farmers Market calls make straight from their
+bytes (``byte_reading``) and anything else with the collecting reader: for every request,
+both give the same values, or the same problems at the same paths. It writes each answer
+as its encoding, the one protobuf writes for the message it parses into, and a state or
+move written reads back as itself."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import pytest
-from google.protobuf.message import DecodeError
+from google.protobuf.message import DecodeError, Message
 
 from api_gateway.resources.downtown_farmers_market.schemas import BoardSchema
-from engine_service.downtown_farmers_market import board_writing, convert, encodings, message_reading
-from engine_service.wording import params_to_proto
+from engine_service.downtown_farmers_market import board_writing, byte_reading, convert
+from engine_service.downtown_farmers_market import encodings, message_reading
 from referee.downtown_farmers_market.v1 import board_pb2, game_pb2, scoring_pb2
+from referee.downtown_farmers_market.v1 import downtown_farmers_market_service_pb2 as service_pb2
 from tabletop_rules import downtown_farmers_market as dfm
 from tabletop_rules.problems import InvalidInputError
 
 from ..downtown_farmers_market.random_boards import random_board
 from ..downtown_farmers_market.simulator import play_random_game
 
-Outcome = dfm.Board | list[tuple[str, str]]
+Outcome = Any
+"""What a reader gave: its values, or its problems' pointers and words."""
 
 
-@contextmanager
-def field_by_field() -> Iterator[None]:
-    """The collecting reader alone: no board or tile read from its bytes."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(message_reading, "board_from_wire", lambda data: None)
-        patch.setattr(message_reading, "TILE_BY_WIRE", {})
-        yield
-
-
-def outcome(message: board_pb2.Board) -> Outcome:
+def outcome(read: Callable[..., Any], *request: Any) -> Outcome:
     try:
-        return convert.board_from_proto(message, ("board",))
+        return read(*request)
     except InvalidInputError as error:
         return [(p.pointer, p.message) for p in error.problems]
 
 
-def both_ways(message: board_pb2.Board) -> tuple[Outcome, Outcome]:
-    fast = outcome(message)
-    with field_by_field():
-        return fast, outcome(message)
+def scored_both_ways(message: board_pb2.Board) -> tuple[Outcome, Outcome]:
+    data = service_pb2.ScoreBoardRequest(board=message).SerializeToString()
+    return (outcome(byte_reading.score_board_request, data),
+            outcome(message_reading.transcription_from_proto, message, ("board",)))
 
 
 def test_well_formed_boards_are_read_from_their_bytes() -> None:
     rng = random.Random(7)
     for _ in range(300):
         message = BoardSchema().load(random_board(rng))
-        read = message_reading.board_from_wire(message.SerializeToString())
+        read = byte_reading.board_from_wire(message.SerializeToString())
         assert read is not None
         board, as_written = read
         assert as_written and board_writing.board_to_wire(board) == message.SerializeToString()
-        fast, slow = both_ways(message)
-        assert fast == slow == board
+        fast, slow = scored_both_ways(message)
+        assert fast == slow == (board, ())
 
 
 def _space(rng: random.Random, board: board_pb2.Board) -> board_pb2.GridSpace:
@@ -93,32 +88,51 @@ def test_anything_else_is_read_as_the_collecting_reader_reads_it() -> None:
         message = BoardSchema().load(random_board(rng))
         for mutate in rng.sample(MUTATIONS, rng.randint(1, 3)):
             mutate(rng, message)
-        fast, slow = both_ways(message)
+        fast, slow = scored_both_ways(message)
         assert fast == slow
+
+
+def garbled(rng: random.Random, data: bytes) -> bytes:
+    """``data`` with one to three bytes changed, dropped or added."""
+    changed = bytearray(data)
+    for _ in range(rng.randint(1, 3)):
+        at = rng.randrange(len(changed))
+        change = rng.random()
+        if change < 0.5:
+            changed[at] = rng.randrange(256)
+        elif change < 0.75:
+            del changed[at]
+        else:
+            changed.insert(at, rng.randrange(256))
+    return bytes(changed)
+
+
+def same_both_ways(requests: list[bytes], fast: Callable[[bytes], Any],
+                   slow: Callable[[Message], Any], message: type[Message], rng: random.Random,
+                   count: int) -> None:
+    """Each of ``count`` garbled ``requests``: read from its bytes (``fast``), and
+    parsed by protobuf then read field by field (``slow``), gives the same outcome; bytes
+    protobuf refuses are refused by both."""
+    compared = 0
+    while compared < count:
+        data = garbled(rng, rng.choice(requests))
+        try:
+            parsed = message.FromString(data)
+        except DecodeError:
+            with pytest.raises(DecodeError):
+                fast(data)
+            continue
+        assert outcome(fast, data) == outcome(slow, parsed)
+        compared += 1
 
 
 def test_boards_garbled_byte_by_byte_are_read_the_same_both_ways() -> None:
     rng = random.Random(19)
-    boards = [BoardSchema().load(random_board(rng)).SerializeToString() for _ in range(30)]
-    compared = 0
-    while compared < 1500:
-        data = bytearray(rng.choice(boards))
-        for _ in range(rng.randint(1, 3)):
-            at = rng.randrange(len(data))
-            change = rng.random()
-            if change < 0.5:
-                data[at] = rng.randrange(256)
-            elif change < 0.75:
-                del data[at]
-            else:
-                data.insert(at, rng.randrange(256))
-        try:
-            message = board_pb2.Board.FromString(bytes(data))
-        except DecodeError:
-            continue
-        fast, slow = both_ways(message)
-        assert fast == slow
-        compared += 1
+    requests = [service_pb2.ScoreBoardRequest(board=BoardSchema().load(random_board(rng)))
+                .SerializeToString() for _ in range(30)]
+    same_both_ways(requests, byte_reading.score_board_request,
+                   lambda r: message_reading.transcription_from_proto(r.board, ("board",)),
+                   service_pb2.ScoreBoardRequest, rng, 1500)
 
 
 def test_an_encoding_the_fast_path_does_not_expect_is_read_the_same() -> None:
@@ -135,68 +149,83 @@ def test_an_encoding_the_fast_path_does_not_expect_is_read_the_same() -> None:
         sets = message.row_challenges.add(points=1).per_set.sets
         for _ in range(12):
             sets.add(ingredients=[1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6])
-        fast, slow = both_ways(message)
+        fast, slow = scored_both_ways(message)
         assert fast == slow
 
 
-def test_states_read_the_same_both_ways() -> None:
+def _states(seed: int) -> list[dfm.GameState]:
+    rng = random.Random(seed)
+    return [state for mode, players in [(dfm.Mode.STANDARD, 3), (dfm.Mode.YOUNG_SHOPPER, 4),
+                                        (dfm.Mode.STANDARD, 2)]
+            for state in play_random_game(rng, mode, players).states[::7]]
+
+
+def _message(message: type[Message], data: bytes) -> Any:
+    return message.FromString(data)
+
+
+def test_states_and_moves_are_read_the_same_both_ways() -> None:
+    """A state listed or judged with a move, read from the bytes and field by field, the
+    request as written and garbled; the boards read as written are kept for the answer."""
     rng = random.Random(5)
-    for mode, players in [(dfm.Mode.STANDARD, 3), (dfm.Mode.YOUNG_SHOPPER, 4)]:
-        game = play_random_game(rng, mode, players)
-        for state in game.states[::9]:
-            message = game_pb2.GameState.FromString(
-                convert.state_to_proto(state).SerializeToString())
-            fast = convert.state_from_proto(message)
-            with field_by_field():
-                assert convert.state_from_proto(message) == fast == state
+    listed, judged = [], []
+    for state in _states(5):
+        message = _message(game_pb2.GameState, convert.state_to_wire(state))
+        data = service_pb2.ListLegalMovesRequest(state=message).SerializeToString()
+        assert byte_reading.legal_moves_request(data) == state
+        listed.append(data)
+        legal = dfm.legal_moves(state)
+        for move in rng.sample(legal, min(2, len(legal))):
+            request = service_pb2.ValidateMoveRequest(
+                state=message, move=_message(game_pb2.Move, convert.move_to_wire(move)))
+            kept: convert.Encodings = {}
+            assert byte_reading.validate_move_request(request.SerializeToString(), kept) == (
+                state, move)
+            assert len(kept) == len(state.players)
+            judged.append(request.SerializeToString())
+    same_both_ways(listed, byte_reading.legal_moves_request,
+                   lambda r: message_reading.state_from_proto(r.state),
+                   service_pb2.ListLegalMovesRequest, rng, 1500)
+    same_both_ways(judged, lambda data: byte_reading.validate_move_request(data, {}),
+                   lambda r: message_reading.state_and_move_from_proto(r.state, r.move),
+                   service_pb2.ValidateMoveRequest, rng, 1500)
 
 
-def tile(written: board_pb2.FoodTile, value: dfm.FoodTile) -> None:
-    """A Food tile written field by field (one of no ingredients is still set)."""
-    written.SetInParent()
-    written.ingredients.extend(encodings.INGREDIENT_TO_PROTO[i] for i in value.ingredients)
+def test_boards_to_rank_are_read_the_same_both_ways() -> None:
+    rng = random.Random(23)
+    requests = []
+    for _ in range(30):
+        mode = rng.choice(("standard", "young_shopper"))
+        players = [scoring_pb2.PlayerBoard(name=f"player {i}",
+                                           board=BoardSchema().load(random_board(rng, mode)))
+                   for i in range(rng.randint(1, 4))]
+        data = service_pb2.RankPlayersRequest(players=players).SerializeToString()
+        assert outcome(byte_reading.rank_players_request, data) == outcome(
+            message_reading.players_from_proto, players)
+        requests.append(data)
+    same_both_ways(requests, byte_reading.rank_players_request,
+                   lambda r: message_reading.players_from_proto(r.players),
+                   service_pb2.RankPlayersRequest, rng, 1000)
 
 
-def _state_by_fields(state: dfm.GameState) -> game_pb2.GameState:
-    """A state written field by field, the reference the engine's encoding is held to."""
-    message = game_pb2.GameState(rules_version=state.rules_version,
-                                 mode=encodings.MODE_TO_PROTO[state.mode])
-    for player in state.players:
-        board = message.players.add(name=player.name).board
-        board.mode = encodings.MODE_TO_PROTO[player.board.mode]
-        for challenges, side in ((player.board.row_challenges, board.row_challenges),
-                                 (player.board.column_challenges, board.column_challenges)):
-            for challenge in challenges:
-                board_writing.write_challenge(challenge, side.add())
-        for row in player.board.grid:
-            spaces = board.grid.add().spaces
-            for space in row:
-                added = spaces.add()
-                if space is not None:
-                    tile(added.tile, space)
-    for tiles, written in ((state.face_up, message.face_up), (state.discards, message.discards)):
-        for value in tiles:
-            tile(written.add(), value)
-    message.pile_count = state.pile_count
-    message.round = state.round
-    message.first_player = state.first_player
-    message.current_player = state.current_player
-    message.expected = encodings.ACTION_TO_PROTO[state.expected]
-    message.game_over = state.game_over
-    message.reveal_count = state.reveal_count
-    return message
+def _canonical(message: type[Message], data: bytes) -> Any:
+    """The message ``data`` encodes, which protobuf writes back as ``data``."""
+    parsed = message.FromString(data)
+    assert parsed.SerializeToString() == data
+    return parsed
 
 
-def test_states_are_written_as_field_by_field() -> None:
+def test_a_state_is_written_as_protobuf_writes_it_and_reads_back() -> None:
     rng = random.Random(11)
     for mode in dfm.Mode:
         for players in (2, 3, 4):
             game = play_random_game(rng, mode, players)
             for state in game.states[::3]:
-                written = convert.state_to_proto(state)
-                assert written == _state_by_fields(state)
-                assert written.SerializeToString() == _state_by_fields(state).SerializeToString()
-    # what no state the rules accept holds is written the same too: odd tiles, numbers
+                written = _canonical(game_pb2.GameState, convert.state_to_wire(state))
+                assert message_reading.state_from_proto(written) == state
+                assert written.game_over == state.game_over
+                assert written.reveal_count == state.reveal_count
+    # what no state the rules accept holds is written too: odd tiles, numbers
     odd = dfm.FoodTile(())
     big = dfm.FoodTile((dfm.Ingredient.EGG,) * 4)
     board = state.players[0].board
@@ -204,26 +233,15 @@ def test_states_are_written_as_field_by_field() -> None:
     strange = replace(state, players=(
         dfm.Player("∑ " * 80, replace(board, grid=grid)), *state.players[1:]),
         face_up=(odd, big), discards=(big,), pile_count=-3, round=300, rules_version=2**31 - 1)
-    assert convert.state_to_proto(strange) == _state_by_fields(strange)
+    written = _canonical(game_pb2.GameState, convert.state_to_wire(strange))
+    assert (written.players[0].name, written.pile_count, written.round) == (
+        "∑ " * 80, -3, 300)
+    assert [list(s.tile.ingredients) for s in written.players[0].board.grid[0].spaces[:2]] == [
+        [], [encodings.INGREDIENT_TO_PROTO[dfm.Ingredient.EGG]] * 4]
+    assert written.players[0].board.grid[0].spaces[0].HasField("tile")
 
 
-def _move_by_fields(move: dfm.Move) -> game_pb2.Move:
-    """A move written field by field, the reference for the engine's encoding."""
-    message = game_pb2.Move()
-    if isinstance(move, dfm.TakeTile):
-        message.take.player, message.take.row, message.take.col = move.player, move.row, move.col
-        tile(message.take.tile, move.tile)
-    elif isinstance(move, dfm.DiscardTile):
-        message.discard.player = move.player
-        tile(message.discard.tile, move.tile)
-    else:
-        message.reveal.SetInParent()
-        for value in move.tiles:
-            tile(message.reveal.tiles.add(), value)
-    return message
-
-
-def test_moves_are_written_as_field_by_field() -> None:
+def test_moves_are_written_as_protobuf_writes_them_and_read_back() -> None:
     rng = random.Random(13)
     odd, big = dfm.FoodTile(()), dfm.FoodTile((dfm.Ingredient.CORN,) * 5)
     moves: list[dfm.Move] = [
@@ -236,14 +254,18 @@ def test_moves_are_written_as_field_by_field() -> None:
             moves.extend(game.moves)
             for state in game.states[::5]:
                 listed = dfm.legal_moves(state)
-                answer = convert.legal_moves_to_proto(state, listed)
-                assert list(answer.moves) == [_move_by_fields(move) for move in listed]
+                answer = _canonical(service_pb2.ListLegalMovesResponse,
+                                    convert.legal_moves_to_wire(state, listed))
+                reader = message_reading.MessageReader()
+                assert tuple(reader.move(m, ()) for m in answer.moves) == tuple(listed)
+                turn = dfm.GAME.turn(state)
                 assert (answer.turn.expected, answer.turn.reveal_count) == (
                     encodings.ACTION_TO_PROTO[state.expected], state.reveal_count)
+                assert (answer.turn.player if answer.turn.HasField("player") else None) == \
+                    turn.player
     for move in moves:
-        assert convert.move_to_proto(move) == _move_by_fields(move)
-        assert convert.move_to_proto(move).SerializeToString() == \
-            _move_by_fields(move).SerializeToString()
+        written = _canonical(game_pb2.Move, convert.move_to_wire(move))
+        assert message_reading.MessageReader().move(written, ()) == move
     assert {type(move) for move in moves} == {dfm.TakeTile, dfm.DiscardTile, dfm.RevealTiles}
 
 
@@ -254,23 +276,24 @@ def test_a_verdict_writes_the_request_s_unchanged_boards_as_they_came() -> None:
         for players in (2, 3, 4):
             game = play_random_game(rng, mode, players)
             for state, move in list(zip(game.states, game.moves))[::4]:
-                request = game_pb2.GameState.FromString(
-                    convert.state_to_proto(state).SerializeToString())
+                request = _message(game_pb2.GameState, convert.state_to_wire(state))
                 if mode is dfm.Mode.STANDARD and rng.random() < 0.3:  # read as standard, written
                     # with its mode set, so not as it came
                     request.players[0].board.ClearField("mode")
-                encodings: convert.Encodings = {}
-                read, _ = convert.state_and_move_from_proto(
-                    request, convert.move_to_proto(move), encodings)
-                kept = {id(p.board) for p in read.players if id(p.board) in encodings}
+                kept: convert.Encodings = {}
+                read, _ = byte_reading.validate_move_request(service_pb2.ValidateMoveRequest(
+                    state=request, move=_message(game_pb2.Move, convert.move_to_wire(move))
+                ).SerializeToString(), kept)
+                as_came = {id(p.board) for p in read.players if id(p.board) in kept}
                 assert all(board_writing.board_to_wire(board) == data
-                           for board, data in encodings.values())
+                           for board, data in kept.values())
                 for verdict in (dfm.validate(read, move),
                                 dfm.validate(read, dfm.RevealTiles(()))):
-                    with_them = convert.verdict_to_proto(verdict, encodings)
-                    assert with_them == convert.verdict_to_proto(verdict)
+                    with_them = convert.verdict_to_wire(verdict, kept)
+                    assert with_them == convert.verdict_to_wire(verdict)
+                    _canonical(service_pb2.ValidateMoveResponse, with_them)
                     if verdict.next_state is not None:
-                        reused += sum(id(p.board) in kept for p in verdict.next_state.players)
+                        reused += sum(id(p.board) in as_came for p in verdict.next_state.players)
     assert reused > 100
 
 
@@ -283,47 +306,29 @@ def test_a_board_not_encoded_as_written_is_not_kept() -> None:
     odd.CopyFrom(board)
     odd.row_challenges[0].MergeFromString(b"\x98\x06\x01")  # an unknown field in a challenge
     for message, kept in ((board, True), (unset, False), (odd, False)):
-        read = message_reading.board_from_wire(message.SerializeToString())
+        read = byte_reading.board_from_wire(message.SerializeToString())
         assert read is not None and read[1] is kept
-
-
-def _score_by_fields(score: dfm.BoardScore) -> scoring_pb2.BoardScore:
-    """A board score written field by field, the reference for the engine's encoding."""
-    message = scoring_pb2.BoardScore(
-        mode=encodings.MODE_TO_PROTO[score.mode], total=score.total, complete=score.complete,
-        challenges_met=score.challenges_met, best_challenge_points=score.best_challenge_points,
-        rules_version=dfm.RULES_VERSION)
-    for lines, scored in ((message.rows, score.rows), (message.columns, score.columns)):
-        for line in scored:
-            verdict = line.verdict
-            added = lines.add(index=line.index, met=verdict.met, points=verdict.points,
-                              explanation=verdict.explanation, rule=verdict.rule,
-                              code=verdict.code, params=params_to_proto(verdict.params),
-                              cells=[{"row": c.row, "col": c.col, "ingredients": [
-                                  encodings.INGREDIENT_TO_PROTO[i] for i in c.ingredients]}
-                                  for c in line.cells])
-            if verdict.chosen is not None:
-                added.chosen_ingredient = encodings.INGREDIENT_TO_PROTO[verdict.chosen]
-            if verdict.majority is not None:
-                added.majority_ingredient = encodings.INGREDIENT_TO_PROTO[verdict.majority]
-            for made in verdict.sets:
-                added.sets_formed.add().ingredients.extend(
-                    [encodings.INGREDIENT_TO_PROTO[i] for i in made])
-    return message
 
 
 @pytest.mark.parametrize("kind", [None, "exact_count", "forbidden", "exact_count_any",
                                   "exact_total", "one_of_each", "majority", "per_set"])
-def test_board_scores_are_written_as_field_by_field(kind: str | None) -> None:
+def test_board_scores_are_written_as_protobuf_writes_them(kind: str | None) -> None:
     """Every line's verdict (its code, params, chosen ingredient, majority, sets formed)
     and counted cells, standard and Young Shopper, complete or not, each verdict written
-    once and then seen again."""
+    once and then seen again: the same bytes."""
     rng = random.Random(17)
     for _ in range(150):
         board = convert.board_from_proto(BoardSchema().load(random_board(rng, kind=kind)))
-        for _ in range(2):  # the second time, the verdicts' parts are remembered
-            score = dfm.score_board(board)
-            written = scoring_pb2.BoardScore()
-            convert.board_score_to_proto(score, written)
-            assert written == _score_by_fields(score)
-            assert written.SerializeToString() == _score_by_fields(score).SerializeToString()
+        written = [convert.board_score_to_wire(dfm.score_board(board)) for _ in range(2)]
+        assert written[0] == written[1]  # the second time, the verdicts' parts are remembered
+        score = dfm.score_board(board)
+        message = _canonical(scoring_pb2.BoardScore, written[0])
+        assert (message.total, message.complete, message.challenges_met) == (
+            score.total, score.complete, score.challenges_met)
+        for lines, scored in ((message.rows, score.rows), (message.columns, score.columns)):
+            assert [(line.index, line.met, line.points, line.explanation, line.code)
+                    for line in lines] == [
+                (line.index, line.verdict.met, line.verdict.points, line.verdict.explanation,
+                 line.verdict.code) for line in scored]
+            assert [[(c.row, c.col) for c in line.cells] for line in lines] == [
+                [(c.row, c.col) for c in line.cells] for line in scored]
