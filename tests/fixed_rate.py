@@ -23,7 +23,6 @@ from .e2e.conftest import engine_calls
 
 CLIENT_THREADS = 96
 CLIENT_TIMEOUT_SECONDS = 30.0
-ONE_REQUEST_CONNECTION = {"Connection": "close"}
 
 
 @dataclass(frozen=True)
@@ -33,14 +32,6 @@ class Answer:
     status: int
     """-1 for no answer (reset, refused, timed out)."""
     seconds: float
-    error: str = ""
-    """For no answer, the client's exception (its type and message), to tell a reset kept-alive
-    connection from a refusal or a timeout."""
-
-    def failure(self) -> tuple[float, int, float, str]:
-        """What an assertion shows of a failed request: when it was sent, its status, how
-        long it took and the client's error."""
-        return round(self.sent, 2), self.status, round(self.seconds, 2), self.error
 
 
 @dataclass(frozen=True)
@@ -85,6 +76,7 @@ class FixedRateLoad:
     answers: list[Answer] = field(default_factory=list)
     _started: float = 0.0
     _thread: threading.Thread | None = None
+    _local: threading.local = field(default_factory=threading.local)
 
     def start(self) -> FixedRateLoad:
         self._started = time.monotonic()
@@ -105,16 +97,15 @@ class FixedRateLoad:
                 pool.submit(self._send, self.now())
 
     def _send(self, sent: float) -> None:
-        """One request on a connection of its own: a kept-alive one can be closed by nginx
-        (idle past its keepalive_timeout) just as this client reuses it, and a POST is not
-        resent, so a reused connection could fail a request for no fault of the stack's."""
-        error = ""
+        session = getattr(self._local, "session", None)
+        if session is None:
+            session = self._local.session = requests.Session()
         try:
-            status = requests.post(self.url, json=self.body, headers=ONE_REQUEST_CONNECTION,
-                                   timeout=CLIENT_TIMEOUT_SECONDS).status_code
-        except requests.RequestException as exception:
-            status, error = -1, f"{type(exception).__name__}: {exception}"
-        self.answers.append(Answer(sent, status, self.now() - sent, error))
+            status = session.post(self.url, json=self.body,
+                                  timeout=CLIENT_TIMEOUT_SECONDS).status_code
+        except requests.RequestException:
+            status = -1
+        self.answers.append(Answer(sent, status, self.now() - sent))
 
     def wait(self) -> Window:
         """Until every request is answered; all of them."""

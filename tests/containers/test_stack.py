@@ -148,7 +148,7 @@ def test_killed_paused_and_cut_off_engines_cost_no_request(
     for what, start, end, recovered in faults:
         report("containers", what, load.window(start, end), recovered)
     print(f"containers, the whole {load.seconds:.0f} s: {whole.figures()}")
-    assert not whole.failed(), [a.failure() for a in whole.failed()][:20]
+    assert not whole.failed(), [(round(a.sent, 2), a.status) for a in whole.failed()][:20]
     assert [recovered is not None for *_, recovered in faults] == [True] * 3, faults
     container_stack.wait_ready()
 
@@ -179,6 +179,6 @@ def test_docker_stop_on_the_gateway_drains_what_it_started(
     print(f"\ncontainers, docker stop on a gateway under load: before the stop "
           f"{started.figures()}; after it, {len(whole.answers) - len(started.answers)} "
           f"requests found it closed")
-    assert not started.failed(), [a.failure() for a in started.failed()][:20]
+    assert not started.failed(), [(round(a.sent, 2), a.status) for a in started.failed()]
     state = containers.docker("inspect", "-f", "{{.State.ExitCode}}", second_gateway.name)
     assert state.stdout.strip() == "0"
