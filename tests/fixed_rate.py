@@ -32,6 +32,12 @@ class Answer:
     status: int
     """-1 for no answer (reset, refused, timed out)."""
     seconds: float
+    error: str = ""
+    """The client's exception, when there was no answer."""
+
+    def failure(self) -> tuple[float, int, float, str]:
+        """What an assertion shows of a failed request: when, what, how long, why."""
+        return round(self.sent, 2), self.status, round(self.seconds, 2), self.error
 
 
 @dataclass(frozen=True)
@@ -100,12 +106,13 @@ class FixedRateLoad:
         session = getattr(self._local, "session", None)
         if session is None:
             session = self._local.session = requests.Session()
+        status, error = -1, ""
         try:
             status = session.post(self.url, json=self.body,
                                   timeout=CLIENT_TIMEOUT_SECONDS).status_code
-        except requests.RequestException:
-            status = -1
-        self.answers.append(Answer(sent, status, self.now() - sent))
+        except requests.RequestException as failure:
+            error = repr(failure)
+        self.answers.append(Answer(sent, status, self.now() - sent, error))
 
     def wait(self) -> Window:
         """Until every request is answered; all of them."""
@@ -137,6 +144,16 @@ def seconds_until_calls(metrics: Callable[[], str], within: float) -> float | No
         if before is None:
             before = calls
         time.sleep(0.05)
+    return None
+
+
+def wait_until(condition: Callable[[], bool], within: float) -> float | None:
+    """Seconds until ``condition()`` is true, polled every 0.1 s; None past ``within``."""
+    start = time.monotonic()
+    while time.monotonic() < start + within:
+        if condition():
+            return time.monotonic() - start
+        time.sleep(0.1)
     return None
 
 

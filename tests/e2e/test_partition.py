@@ -28,7 +28,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -44,6 +44,7 @@ from .conftest import (
     metrics_url,
     start_gateway,
 )
+from ..fixed_rate import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -178,16 +179,6 @@ def hosts() -> Iterator[list[Host]]:
             if host.engine:
                 host.engine.stop(5)
             _remove(host.namespace, host.outside)
-
-
-def wait_until(condition: Callable[[], bool], within: float) -> float | None:
-    """Seconds until ``condition()`` is true, polled every 0.1 s; None past ``within``."""
-    start = time.monotonic()
-    while time.monotonic() < start + within:
-        if condition():
-            return time.monotonic() - start
-        time.sleep(0.1)
-    return None
 
 
 def test_an_engine_cut_off_without_a_reset_costs_no_request(hosts: list[Host]) -> None:
