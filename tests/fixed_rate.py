@@ -5,6 +5,11 @@ quote.
 Open loop: a request is sent every ``1 / rate`` seconds whatever the answers take (a
 closed loop would slow down with the service and hide a stall), each from a pool of
 client threads large enough that none waits for a free one.
+
+Each thread keeps its connection alive between requests, as clients do, but not idle past
+half the server's keep-alive timeout: a request sent just as the server closes an idle
+connection is lost (``RemoteDisconnected``; ``requests`` resends no POST), and a thread of a
+pool this large can idle that long. That is the client's race, not the failover's.
 """
 
 from __future__ import annotations
@@ -19,10 +24,15 @@ from typing import Any
 
 import requests
 
+from deploy.proxy import ProxySettings
+
 from .e2e.conftest import engine_calls
 
 CLIENT_THREADS = 96
 CLIENT_TIMEOUT_SECONDS = 30.0
+IDLE_SECONDS = ProxySettings.keepalive_timeout_seconds / 2
+"""How long a connection may sit idle before its thread opens another (nginx's keep-alive
+timeout is 5 s, as is gunicorn's ``keepalive``)."""
 
 
 @dataclass(frozen=True)
@@ -103,15 +113,18 @@ class FixedRateLoad:
                 pool.submit(self._send, self.now())
 
     def _send(self, sent: float) -> None:
-        session = getattr(self._local, "session", None)
-        if session is None:
-            session = self._local.session = requests.Session()
+        session, last_used = getattr(self._local, "session", (None, 0.0))
+        if session is None or time.monotonic() - last_used > IDLE_SECONDS:
+            if session is not None:
+                session.close()
+            session = requests.Session()
         status, error = -1, ""
         try:
             status = session.post(self.url, json=self.body,
                                   timeout=CLIENT_TIMEOUT_SECONDS).status_code
         except requests.RequestException as failure:
             error = repr(failure)
+        self._local.session = session, time.monotonic()
         self.answers.append(Answer(sent, status, self.now() - sent, error))
 
     def wait(self) -> Window:
