@@ -5,30 +5,25 @@
 // copied over other players', can be put back.
 
 import {
+  LINES, SIZE, boardOf, challengesWords, leftOutBecause, lineName, missingChallenges, newPlayer,
+  playerName, readingsOf, scoreWords, standingsCsv, standingsWords,
+} from './dfm-board.js';
+import {
   INGREDIENTS, brief, buildControls, chooseChallenge, describe, initChallengeDialog,
 } from './dfm-challenges.js';
 import { onLanguageChange, t } from './i18n.js';
-import { csv, shareActions } from './share.js';
+import { shareActions } from './share.js';
 import {
   call, chip, countedCells, el, loadSaved, playerTabs, rankingTable, rebuild, showProblems, tabKeys,
-  uncertaintyView, winnersWords,
+  uncertaintyView,
 } from './ui.js';
 
-const SIZE = 4;
 const MAX_TILE = 3;
 const MAX_PLAYERS = 4;
 const MAX_READINGS = 4; // a doubtful space's candidate tiles, as the referee takes them
 const SAVED = 'referee.pad.dfm';
-const LINES = { rows: 'row_challenges', columns: 'column_challenges' };
 const SEAT = /^\/players\/(\d+)(?:\/board)?(.*)$/; // a ranking's pointer: whose, and where in it
 
-const emptyGrid = () => Array.from({ length: SIZE }, () => Array.from({ length: SIZE }, () => []));
-const newPlayer = () => ({
-  name: '', grid: emptyGrid(), rows: Array(SIZE).fill(null), columns: Array(SIZE).fill(null),
-  doubts: {}, // a doubtful space ("row-col") -> its other readings, after the grid's likeliest
-  scored: false, // the board was sent to be scored as it stands
-  result: null, problems: [], // what the referee said: not kept
-});
 const fresh = () => ({
   mode: 'standard', players: [newPlayer()], current: 0, selected: { row: 0, col: 0 },
   ranked: false, // the table as it stands was sent to be ranked
@@ -42,55 +37,15 @@ let reading = 0; // which reading of the selected space the palette edits (0: th
 const ui = {};
 
 const player = () => game.players[game.current];
-const playerName = (p, k) => p.name.trim() || t('dfm.player', { n: k + 1 });
-const lineName = (lines, index) => t(lines === 'rows' ? 'dfm.row' : 'dfm.column', { n: index + 1 });
 const slotName = (lines, index) => t(lines === 'rows' ? 'dfm.row_challenge' : 'dfm.column_challenge',
   { n: index + 1 });
 const spaceName = (row, col) => t('space.title', { row: row + 1, col: col + 1 });
 const tileWords = (tile) => (tile.length ? tile.map((i) => t(`ingredient.${i}`)).join(', ') : t('empty'));
-const challengesWords = (score) => t('dfm.challenges', { met: score.challenges_met, best: score.best_challenge_points });
 
 function save() {
   const players = game.players.map(({ name, grid, rows, columns, doubts, scored }) => ({
     name, grid, rows, columns, doubts, scored }));
   localStorage.setItem(SAVED, JSON.stringify({ ...game, players }));
-}
-
-/** The readings of `p`'s space: the likeliest, then the others marked doubtful. */
-const readingsOf = (p, row, col) => [p.grid[row][col], ...(p.doubts[`${row}-${col}`] ?? [])];
-
-/** The board of `p` in the contract's JSON; a doubtful space as its candidates (`doubts`,
- * only /score takes them), else at its likeliest reading. */
-function boardOf(p, doubts = true) {
-  const board = { mode: game.mode };
-  if (game.mode === 'standard') {
-    board.row_challenges = p.rows;
-    board.column_challenges = p.columns;
-  }
-  const sent = (tile) => (tile.length ? [...tile] : null);
-  board.grid = p.grid.map((tiles, row) => tiles.map((tile, col) => {
-    const readings = readingsOf(p, row, col);
-    return doubts && readings.length > 1 ? { candidates: readings.map(sent) } : sent(tile);
-  }));
-  return board;
-}
-
-/** The challenges still to choose, as problems where the referee would point. */
-function missingChallenges(p) {
-  if (game.mode !== 'standard') return [];
-  return Object.entries(LINES).flatMap(([lines, field]) => p[lines]
-    .map((challenge, index) => (challenge ? null : { pointer: `/${field}/${index}`, detail: t('dfm.missing') }))
-    .filter(Boolean));
-}
-
-/** Why `p`'s board cannot be ranked yet (its Challenge tiles not all chosen, or nothing
- * entered), in words; null when it can. */
-function leftOutBecause(p, k) {
-  const name = playerName(p, k);
-  const missing = missingChallenges(p).length;
-  if (missing) return t('dfm.left_out_challenges', { name, count: missing });
-  if (p.grid.every((row) => row.every((tile) => !tile.length))) return t('dfm.left_out_empty', { name });
-  return null;
 }
 
 /** After any edit of the table: the standings are out of date, and a removal or a copy
@@ -279,14 +234,6 @@ function renderPalette() {
   ui.clear.disabled = !tile.length;
 }
 
-/** The current player's scored board in words, to be shared: whose, its total, each line. */
-function scoreWords(score) {
-  return [`${t('dfm.title')} · ${playerName(player(), game.current)}`, t('dfm.total', score),
-    ...(score.mode === 'standard' ? [challengesWords(score)] : []),
-    ...Object.keys(LINES).flatMap((lines) => score[lines].map((scored, index) => (
-      `${lineName(lines, index)}: ${t('points', scored)} · ${scored.explanation}`)))].join('\n');
-}
-
 function renderResults() {
   const p = player();
   const score = p.result;
@@ -304,9 +251,10 @@ function renderResults() {
       name: ({ row, col }) => spaceName(row, col), choose: ({ row, col }) => selectSpace(row, col),
     }) : null,
     shareActions({
-      key: 'board', title: t('dfm.title'), text: scoreWords(score), shareLabel: t('dfm.share_board'),
+      key: 'board', title: t('dfm.title'), text: scoreWords(score, playerName(p, game.current)),
+      shareLabel: t('dfm.share_board'),
       file: 'downtown-farmers-market-score.json', type: 'application/json', downloadLabel: t('share.json'),
-      content: JSON.stringify({ name: playerName(p, game.current), board: boardOf(p), score }, null, 2),
+      content: JSON.stringify({ name: playerName(p, game.current), board: boardOf(p, game.mode), score }, null, 2),
     }));
   const items = Object.keys(LINES).flatMap((lines) => score[lines].map((scored, index) => el('li', {},
     el('button', {
@@ -327,7 +275,7 @@ function renderStandings() {
     return;
   }
   const leftOut = standings.leftOut.map((k) => el('li', {}, el('button', {
-    type: 'button', 'data-key': `left-out-${k}`, text: leftOutBecause(game.players[k], k),
+    type: 'button', 'data-key': `left-out-${k}`, text: leftOutBecause(game.players[k], k, game.mode),
     onclick: () => choosePlayer(k),
   })));
   const { answer } = standings;
@@ -338,24 +286,11 @@ function renderStandings() {
   rebuild(ui.standings, ...(answer ? rankingTable(answer, columns, note) : []),
     leftOut.length ? el('ul', { class: 'left-out' }, ...leftOut) : null,
     answer ? shareActions({
-      key: 'standings', title: t('dfm.title'), text: standingsWords(answer, standings.leftOut),
+      key: 'standings', title: t('dfm.title'),
+      text: standingsWords(answer, game.players, standings.leftOut, game.mode),
       shareLabel: t('dfm.share_standings'), file: 'downtown-farmers-market-standings.csv',
-      type: 'text/csv', content: standingsCsv(answer), downloadLabel: t('share.csv'),
+      type: 'text/csv', content: standingsCsv(answer, game.mode), downloadLabel: t('share.csv'),
     }) : null);
-}
-
-/** The standings in words, to be shared: each place, the winners, who was left out. */
-function standingsWords({ standings: ranked, winners }, leftOut) {
-  return [`${t('dfm.title')} · ${t('dfm.standings')}`,
-    ...ranked.map((s) => `${s.place}. ${s.name}: ${t('points.long', { points: s.total })}`),
-    winnersWords(winners), ...leftOut.map((k) => leftOutBecause(game.players[k], k))].join('\n');
-}
-
-/** The standings as a spreadsheet's CSV, its columns named as in the referee's answer. */
-function standingsCsv({ standings: ranked }) {
-  const fields = ['place', 'name', 'total',
-    ...(game.mode === 'standard' ? ['challenges_met', 'best_challenge_points'] : [])];
-  return csv([fields, ...ranked.map((s) => fields.map((field) => s[field]))]);
 }
 
 function renderUndo() {
@@ -452,11 +387,11 @@ function moveOn() {
 }
 
 async function score(p = player()) {
-  const missing = missingChallenges(p);
+  const missing = missingChallenges(p, game.mode);
   p.scored = true;
   save();
   const outcome = missing.length ? { problems: missing }
-    : await call(ui.score, '/v1/downtown-farmers-market/score', boardOf(p));
+    : await call(ui.score, '/v1/downtown-farmers-market/score', boardOf(p, game.mode));
   if (!outcome) return;
   p.result = outcome.answer ?? null;
   p.problems = outcome.problems ?? [];
@@ -467,7 +402,7 @@ async function score(p = player()) {
 /** Rank the players whose boards can be ranked; the others are named with why. */
 async function rank() {
   const seats = [...game.players.keys()];
-  const sent = seats.filter((k) => !leftOutBecause(game.players[k], k));
+  const sent = seats.filter((k) => !leftOutBecause(game.players[k], k, game.mode));
   const leftOut = seats.filter((k) => !sent.includes(k));
   game.ranked = true;
   save();
@@ -476,7 +411,7 @@ async function rank() {
     render();
     return;
   }
-  const players = sent.map((k) => ({ name: playerName(game.players[k], k), board: boardOf(game.players[k], false) }));
+  const players = sent.map((k) => ({ name: playerName(game.players[k], k), board: boardOf(game.players[k], game.mode, false) }));
   const outcome = await call(ui.rank, '/v1/downtown-farmers-market/rank', { players });
   if (!outcome) return;
   for (const k of sent) game.players[k].problems = [];

@@ -6,6 +6,10 @@
 
 import { ask } from './api.js';
 import { onLanguageChange, t } from './i18n.js';
+import {
+  GOODS, SIDES, buildingName, drawSquares, goodName, keyOf, kindOf, names, position, spaceName,
+  squareContent, squareWords, townOf,
+} from './ff-town.js';
 import { shareActions } from './share.js';
 import {
   call, chip, countedCells, el, loadSaved, playerTabs, rankingTable, rebuild, showProblems, tabKeys,
@@ -13,8 +17,6 @@ import {
 } from './ui.js';
 
 const SAVED = 'referee.pad.ff';
-const GOODS = ['wood', 'stone', 'wheat', 'coal', 'sheep'];
-const SIDES = ['N', 'E', 'S', 'W'];
 const MAX_GOODS = 99;
 const MAX_PLAYERS = 4;
 const SEAT = /^\/players\/(\d+)(?:\/town)?(.*)$/; // a ranking's pointer: whose, and where in it
@@ -36,15 +38,8 @@ const fresh = () => ({
 let game = fresh();
 let standings = null; // the referee's ranking of the towns as they stand
 let active = null; // what is highlighted: {kind: 'entry' | 'step', index}
-const names = new Map(); // building id -> its printed name, from the catalog
 const ui = {};
 
-const keyOf = (row, col) => `${row},${col}`;
-const position = (key) => key.split(',').map(Number);
-const spaceName = (row, col) => t('space', { row, col });
-const goodName = (good, count = 1) => t(`${count > 1 ? 'goods' : 'good'}.${good}`);
-export const buildingName = (id) => names.get(id) ?? (id ? id[0].toUpperCase() + id.slice(1).replaceAll('_', ' ') : '?');
-const sidesWords = (sides) => sides.map((side) => t(`side.${side}`)).join(', ');
 const town = () => game.towns[game.current];
 const playerName = (kept, k) => kept.name.trim() || t('dfm.player', { n: k + 1 });
 
@@ -64,45 +59,6 @@ function restored(saved) {
       ...newTown(), ...Object.fromEntries(Object.entries({ name, track, selected, tiles, asked })
         .filter(([, value]) => value !== undefined)) })),
   };
-}
-
-function byPosition(a, b) {
-  const [ra, ca] = position(a);
-  const [rb, cb] = position(b);
-  return ra - rb || ca - cb;
-}
-
-/** A building's goods counts in the contract's JSON: a count read in doubt (its tile's
- * `doubts`, other possible counts) as its candidates when `doubts` (only /score takes
- * them), else at its likeliest. */
-function goodsOf(tile, doubts) {
-  const others = (good) => (doubts ? tile.doubts?.[good] ?? [] : []);
-  return Object.fromEntries(GOODS.filter((good) => tile.goods[good] > 0 || others(good).length)
-    .map((good) => [good, others(good).length
-      ? { candidates: [tile.goods[good] ?? 0, ...others(good)] } : tile.goods[good]]));
-}
-
-/** The town `kept` in the contract's JSON (tiles by position; its `sent` remembers their
- * order); its doubtful goods counts as candidates when `doubts`. */
-function townOf(kept, doubts = true) {
-  kept.sent = Object.keys(kept.tiles).sort(byPosition);
-  const tiles = kept.sent.map((key) => {
-    const [row, col] = position(key);
-    const tile = kept.tiles[key];
-    if (tile.trail) return { row, col, trail: SIDES.filter((side) => tile.trail.includes(side)) };
-    const goods = goodsOf(tile, doubts);
-    return { row, col, building: tile.building.trim(), ...(Object.keys(goods).length ? { goods } : {}) };
-  });
-  return { variant: game.variant, score_track: Number(kept.track) || 0, tiles };
-}
-
-/** The squares to draw: every tile's in `keys`, and one more on every side. */
-function bounds(keys) {
-  const at = keys.length ? keys.map(position) : [[0, 0]];
-  const rows = at.map(([row]) => row);
-  const cols = at.map(([, col]) => col);
-  return { top: Math.min(...rows) - 1, bottom: Math.max(...rows) + 1,
-           left: Math.min(...cols) - 1, right: Math.max(...cols) + 1 };
 }
 
 /** The tiles an end-game entry's effects counted (`effects[].tiles`, each `{row, col}`),
@@ -180,63 +136,11 @@ function renderStandings() {
   t('ff.tie_breaks')) : []));
 }
 
-function squareWords(row, col, tile) {
-  if (!tile) return t('ff.place');
-  if (tile.trail) return tile.trail.length ? t('ff.trail', { sides: sidesWords(tile.trail) }) : t('ff.trail_closed');
-  const goods = GOODS.filter((good) => tile.goods[good] > 0)
-    .map((good) => `${tile.goods[good]} ${goodName(good, tile.goods[good])}`);
-  return [buildingName(tile.building), ...goods].join(', ');
-}
-
-/** Draw in `container` the squares around `keys`, with their axes: `square(row, col)`
- * makes each. */
-function drawSquares(container, keys, square) {
-  const { top, bottom, left, right } = bounds(keys);
-  const squares = [el('div', { class: 'axis corner' })];
-  for (let col = left; col <= right; col += 1) squares.push(el('div', { class: 'axis', text: String(col), 'aria-hidden': 'true' }));
-  for (let row = top; row <= bottom; row += 1) {
-    squares.push(el('div', { class: 'axis', text: String(row), 'aria-hidden': 'true' }));
-    for (let col = left; col <= right; col += 1) squares.push(square(row, col));
-  }
-  container.style.setProperty('--columns', right - left + 2);
-  rebuild(container, ...squares);
-}
-
 function renderTown() {
   const lit = highlighted();
   const { tiles, selected } = town();
   drawSquares(ui.town, [...Object.keys(tiles), ...(selected ? [selected] : [])],
               (row, col) => square(row, col, lit));
-}
-
-const kindOf = (tile) => (tile ? (tile.trail ? 'trail' : 'building') : 'empty');
-
-/** What a square shows of its tile (kept as this page edits it). */
-function squareContent(tile) {
-  return {
-    empty: () => [el('span', { class: 'plus', 'aria-hidden': 'true', text: '+' })],
-    trail: () => [el('span', { class: 'trail-drawing', 'aria-hidden': 'true' },
-      el('span', { class: 'hub' }), ...tile.trail.map((side) => el('span', { class: `arm ${side}` })))],
-    building: () => [el('span', { class: 'name', text: buildingName(tile.building) }),
-      el('span', { class: 'goods' }, ...GOODS.filter((good) => tile.goods[good] > 0)
-        .map((good) => chip('good', good, tile.goods[good])))],
-  }[kindOf(tile)]();
-}
-
-/** A town in the contract's JSON drawn as this page draws its own, to be looked at (the
- * play-along pages); `lit` the squares (`row,col`) to highlight. */
-export function drawTown(container, town, lit = new Set()) {
-  const tiles = new Map(town.tiles.map((tile) => [keyOf(tile.row, tile.col),
-    tile.building ? { building: tile.building, goods: tile.goods ?? {} } : { trail: tile.trail ?? [] }]));
-  drawSquares(container, [...tiles.keys()], (row, col) => {
-    const key = keyOf(row, col);
-    const tile = tiles.get(key);
-    return el('div', {
-      class: ['square', kindOf(tile), lit.has(key) && 'lit'].filter(Boolean).join(' '),
-      'data-key': `sq-${key}`, role: 'img',
-      'aria-label': `${t('space.title', { row, col })}: ${squareWords(row, col, tile)}`,
-    }, ...(tile ? squareContent(tile) : []));
-  });
 }
 
 /** The goods counts the referee says decide the total of a doubtful town: to check. */
@@ -273,7 +177,7 @@ function renderEditor() {
   if (key === null) return;
   const [row, col] = position(key);
   const tile = tiles[key];
-  const kind = tile ? (tile.trail ? 'trail' : 'building') : 'empty';
+  const kind = kindOf(tile);
   ui.editorTitle.textContent = t('ff.editor', { row, col });
   for (const radio of ui.kinds) radio.checked = radio.value === kind;
   ui.buildingFields.hidden = kind !== 'building';
@@ -432,7 +336,7 @@ function refuse(kept, problems) {
 }
 
 async function send(kept, button, path, show) {
-  kept.sentTown = townOf(kept);
+  kept.sentTown = townOf(kept, game.variant);
   const outcome = await call(button, path, kept.sentTown);
   if (!outcome) return;
   active = null;
@@ -445,7 +349,7 @@ async function send(kept, button, path, show) {
 async function rank() {
   game.ranked = true;
   save();
-  const players = game.towns.map((kept, k) => ({ name: playerName(kept, k), town: townOf(kept, false) }));
+  const players = game.towns.map((kept, k) => ({ name: playerName(kept, k), town: townOf(kept, game.variant, false) }));
   const outcome = await call(ui.rank, '/v1/foxglove-farm/rank', { players });
   if (!outcome) return;
   const refusals = game.towns.map(() => []);

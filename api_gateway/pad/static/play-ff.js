@@ -4,9 +4,10 @@
 // are a button each, the others a list whose chosen action can be edited before it is
 // sent (so an illegal one can be entered, and is refused). The players name the tiles
 // drawn from the stacks; in the fourth round the best-final-round planner is offered as
-// a hint. The towns are drawn as the Foxglove Farm tab draws them (ff.js).
+// a hint. The towns are drawn as the Foxglove Farm tab draws them (ff-town.js).
 
-import { buildingName, drawTown, stepWords } from './ff.js';
+import { buildingName, drawTown } from './ff-town.js';
+import { stepWords } from './ff.js';
 import { t } from './i18n.js';
 import { el, rebuild } from './ui.js';
 

@@ -6,8 +6,9 @@
 const CACHE = 'referee-pad-v1';
 const FILES = ['/', '/pad', '/pad/static/pad.webmanifest', '/pad/static/icon.svg',
   ...['pad.css', 'play.css'].map((name) => `/pad/static/${name}`),
-  ...['pad.js', 'api.js', 'ui.js', 'i18n.js', 'dfm.js', 'dfm-challenges.js', 'ff.js', 'play.js',
-    'play-dfm.js', 'play-ff.js', 'play-strings.js', 'games.js', 'offline.js', 'share.js'].map((name) => `/pad/static/${name}`)];
+  ...['pad.js', 'api.js', 'ui.js', 'i18n.js', 'share.js', 'offline.js', 'games.js', 'dfm.js',
+    'dfm-board.js', 'dfm-challenges.js', 'ff.js', 'ff-town.js', 'play.js', 'play-dfm.js',
+    'play-ff.js', 'play-strings.js'].map((name) => `/pad/static/${name}`)];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
