@@ -17,12 +17,11 @@ from typing import Any
 
 import pytest
 import requests
-from prometheus_client.parser import text_string_to_metric_families
 
 from deploy import containers
 from tabletop_rules.downtown_farmers_market import REVEAL_SIZE, Mode
 
-from ..e2e.conftest import start_stack
+from ..e2e.conftest import in_flight, scrape, start_stack
 from ..fixed_rate import FixedRateLoad, report, seconds_until_calls, wait_until
 from ..sample_boards import INGREDIENTS, SIMPLE_BOARD, SIMPLE_BOARD_TOTAL
 from .conftest import ENGINE_ALIAS, Container, ContainerStack
@@ -186,7 +185,7 @@ def test_docker_stop_on_the_gateway_drains_what_it_started(
         held.sendall(f"POST {DFM}/score HTTP/1.1\r\nHost: gateway\r\n"
                      f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
                      f"\r\n".encode() + body[:len(body) // 2])
-        assert wait_until(lambda: requests_in_flight(url) == 2, 20) is not None, \
+        assert wait_until(lambda: in_flight(scrape(url)) == 2, 20) is not None, \
             "the held request never started"
         load = FixedRateLoad(url + f"{DFM}/score", SIMPLE_BOARD, rate=100, seconds=6).start()
         time.sleep(2)
@@ -209,12 +208,3 @@ def test_docker_stop_on_the_gateway_drains_what_it_started(
     assert {a.status for a in whole.answers} <= {200, -1}, whole.statuses()
     state = containers.docker("inspect", "-f", "{{.State.ExitCode}}", second_gateway.name)
     assert state.stdout.strip() == "0"
-
-
-def requests_in_flight(url: str) -> float:
-    """The gateway's own count of the requests it is handling, this scrape among them."""
-    answer = requests.get(f"{url}/metrics", timeout=10)
-    return next(sample.value for family in text_string_to_metric_families(answer.text)
-                for sample in family.samples
-                if sample.name == "referee_gateway_requests_in_flight")
-

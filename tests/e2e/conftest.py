@@ -22,9 +22,11 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 import requests
+from prometheus_client.parser import text_string_to_metric_families
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from deploy import proxy, stack
@@ -203,3 +205,15 @@ def browser(service: Service, tmp_path_factory: pytest.TempPathFactory) -> Itera
         yield session
     finally:
         session.quit()
+
+
+def scrape(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    answer = requests.get(f"{url}/metrics", timeout=10, headers={"Connection": "close"})
+    assert answer.status_code == 200
+    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
+            for family in text_string_to_metric_families(answer.text)
+            for sample in family.samples}
+
+
+def in_flight(samples: dict[Any, float]) -> float:
+    return samples[("referee_gateway_requests_in_flight", ())]

@@ -20,12 +20,11 @@ from typing import Any
 import pytest
 import requests
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
-from prometheus_client.parser import text_string_to_metric_families
 
 from deploy import stack
 
 from ..sample_boards import SIMPLE_BOARD
-from .conftest import Process, environment, start_engine
+from .conftest import Process, environment, in_flight, scrape, start_engine
 from .otlp import WAIT_SECONDS, Collector, collecting
 
 pytestmark = pytest.mark.e2e
@@ -73,21 +72,9 @@ def gateway(collector: Collector, tmp_path_factory: pytest.TempPathFactory
         engine.stop()
 
 
-def scrape(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    answer = requests.get(f"{url}/metrics", timeout=10, headers={"Connection": "close"})
-    assert answer.status_code == 200
-    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
-            for family in text_string_to_metric_families(answer.text)
-            for sample in family.samples}
-
-
 def healthz_count(samples: dict[Any, float]) -> float:
     return samples.get(("referee_gateway_requests_total", (
         ("method", "GET"), ("route", "/healthz"), ("status", "200"))), 0.0)
-
-
-def in_flight(samples: dict[Any, float]) -> float:
-    return samples[("referee_gateway_requests_in_flight", ())]
 
 
 def test_an_earlier_runs_metrics_are_removed_at_start(gateway: Gateway) -> None:
