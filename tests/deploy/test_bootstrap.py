@@ -10,8 +10,8 @@ import math
 import os
 import re
 import subprocess
-import time
 import sys
+import time
 from pathlib import Path
 
 import pytest
